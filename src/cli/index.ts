@@ -1,0 +1,2 @@
+export { runCli, buildProgram, CliUsageError, CliFailure } from './program.js';
+export type { CliIo } from './program.js';

@@ -1,0 +1,68 @@
+import { Command, CommanderError } from 'commander';
+import { isPlumbError } from '../core/index.js';
+import { registerCommands } from './commands.js';
+
+/** What a command writes to; injected so that tests and embedding hosts can capture it. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** A usage problem: exit 2 with a one-line reason. */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
+
+/** The command failed on its own terms (an error result, a failed check): exit 1. */
+export class CliFailure extends Error {
+  override readonly name = 'CliFailure';
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('plumb')
+    .description('Grounded, durable chat agents over your application\'s own data and actions.')
+    .version('0.1.0', '-V, --version')
+    .showHelpAfterError(false)
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: () => undefined,
+    })
+    .exitOverride();
+  registerCommands(program, io);
+  for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => undefined });
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code: 0 success, 1 failure, 2 bad usage. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      io.stderr(`plumb: ${oneLine(error.message.replace(/^error: /, ''))}\n`);
+      return 2;
+    }
+    if (error instanceof CliUsageError) {
+      io.stderr(`plumb: ${oneLine(error.message)}\n`);
+      return 2;
+    }
+    if (error instanceof CliFailure) {
+      io.stderr(`plumb: ${oneLine(error.message)}\n`);
+      return 1;
+    }
+    if (isPlumbError(error)) {
+      io.stderr(`plumb: ${error.code}: ${oneLine(error.message)}\n`);
+      return 1;
+    }
+    io.stderr(`plumb: unexpected failure: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    return 1;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

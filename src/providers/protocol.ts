@@ -1,0 +1,62 @@
+import type { JsonValue } from '../core/index.js';
+
+/**
+ * The model protocol: provider-neutral messages in, a stream of events out. Every adapter
+ * (OpenAI-compatible, Anthropic, Ollama, Gemini, scripted, an AI SDK model) speaks exactly this.
+ */
+
+/** A tool call the model made, its arguments kept as the model's JSON text. */
+export interface ToolCallPart {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCallPart[] }
+  | {
+      readonly role: 'tool';
+      readonly toolCallId: string;
+      readonly name: string;
+      /** The tool's JSON result (or `{ error: { code, message } }`), kept as structured data. */
+      readonly result: JsonValue;
+    };
+
+/** A tool as a model sees it: name, description, and a JSON Schema object for its arguments. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+export type ProviderEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly arguments: string }
+  | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
+  | { readonly type: 'done'; readonly finishReason: FinishReason };
+
+export interface CompletionRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolDefinition[];
+  readonly signal: AbortSignal;
+  readonly maxOutputTokens?: number;
+}
+
+/** One problem found by `checkConfiguration` (reported by `plumb check`). */
+export interface ProviderCheck {
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface Provider {
+  /** `openai`, `anthropic`, `ollama`, `gemini`, `scripted`, `ai-sdk`, or a custom name. */
+  readonly name: string;
+  readonly model: string;
+  complete(request: CompletionRequest): AsyncIterable<ProviderEvent>;
+  /** Problems with the configuration (missing key, bad base URL), without calling the network. */
+  checkConfiguration(): readonly ProviderCheck[];
+}
