@@ -1,0 +1,30 @@
+export type {
+  ChatMessage,
+  CompletionRequest,
+  FinishReason,
+  Provider,
+  ProviderCheck,
+  ProviderEvent,
+  ToolCallPart,
+  ToolDefinition,
+} from './protocol.js';
+export { providersErrorCodes } from './errors.js';
+export type { ProvidersErrorCode } from './errors.js';
+export {
+  ProviderError,
+  isProviderError,
+  classifyHttpFailure,
+  parseRetryAfter,
+  extractProviderMessage,
+} from './provider-error.js';
+export type { ProviderErrorOptions, ProviderFailureCode, HttpFailure } from './provider-error.js';
+export {
+  guardStream,
+  withStreamGuard,
+  DEFAULT_TIMEOUT_SECONDS,
+  DEFAULT_STREAM_TIMEOUT_SECONDS,
+} from './stream-guard.js';
+export type { GuardOptions, StreamTimeouts } from './stream-guard.js';
+export { createScriptedProvider, loadScript } from './scripted/scripted-provider.js';
+export type { ScriptedProvider, ScriptedRequest } from './scripted/scripted-provider.js';
+export type { Script, ScriptInput, ScriptedCompletion, ScriptedWhen } from './scripted/script-schema.js';
