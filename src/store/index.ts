@@ -1,0 +1,30 @@
+/**
+ * The storage contract and its implementations. `runStoreConformance` (the shared suite every
+ * implementation passes) lives in `conformance.ts`, apart from this face so that library code
+ * never loads vitest.
+ */
+export { storeErrorCodes } from './errors.js';
+export type { StoreErrorCode } from './errors.js';
+export { turnStatuses, activeTurnStatuses, itemKinds } from './types.js';
+export type {
+  Store,
+  StoreOptions,
+  TurnStatus,
+  ItemKind,
+  TokenUsage,
+  ThreadRecord,
+  TurnRecord,
+  ItemRecord,
+  NewItem,
+  ConfirmationStatus,
+  ConfirmationRecord,
+  NewConfirmation,
+  BeginTurnResult,
+  ClaimResult,
+  TurnPatch,
+  ThreadPatch,
+  ListItemsOptions,
+} from './types.js';
+export { MemoryStore, createMemoryStore } from './memory-store.js';
+export { SqliteStore, openSqliteStore } from './sqlite-store.js';
+export type { SqliteStoreOptions } from './sqlite-store.js';

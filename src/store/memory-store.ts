@@ -1,0 +1,339 @@
+import { nanoid } from 'nanoid';
+import { PlumbError } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
+import { checkItem, checkStatus, closedError, jsonText, notFound } from './records.js';
+import { activeTurnStatuses } from './types.js';
+import type {
+  BeginTurnResult,
+  ClaimResult,
+  ConfirmationRecord,
+  ItemRecord,
+  ListItemsOptions,
+  NewConfirmation,
+  NewItem,
+  Store,
+  StoreOptions,
+  ThreadPatch,
+  ThreadRecord,
+  TurnPatch,
+  TurnRecord,
+  TurnStatus,
+} from './types.js';
+
+interface ThreadState {
+  record: ThreadRecord;
+  readonly items: ItemRecord[];
+  readonly turnIds: string[];
+}
+
+/**
+ * A store in process memory: fast, for tests, benchmarks and single-process hosts that accept
+ * losing the journal on exit. Every method does its work synchronously, so each is atomic.
+ */
+export class MemoryStore implements Store {
+  readonly kind = 'memory';
+  readonly #ids: () => string;
+  readonly #clock: () => number;
+  readonly #threads = new Map<string, ThreadState>();
+  readonly #turns = new Map<string, TurnRecord>();
+  readonly #requestKeys = new Map<string, string>();
+  readonly #itemIds = new Set<string>();
+  readonly #confirmations = new Map<string, ConfirmationRecord>();
+  #closed = false;
+
+  constructor(options: StoreOptions = {}) {
+    this.#ids = options.ids ?? (() => nanoid());
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  #open(): void {
+    if (this.#closed) throw closedError();
+  }
+
+  #thread(id: string): ThreadState {
+    const state = this.#threads.get(id);
+    if (state === undefined) throw notFound('thread', id);
+    return state;
+  }
+
+  async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
+    this.#open();
+    const now = this.#clock();
+    const record: ThreadRecord = Object.freeze({
+      id: this.#ids(),
+      owner: input.owner,
+      title: input.title ?? null,
+      summary: null,
+      summaryThroughItemId: null,
+      routerSession: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.#threads.set(record.id, { record, items: [], turnIds: [] });
+    return Promise.resolve(record);
+  }
+
+  async getThread(id: string): Promise<ThreadRecord | undefined> {
+    this.#open();
+    return Promise.resolve(this.#threads.get(id)?.record);
+  }
+
+  async latestThread(owner: string): Promise<ThreadRecord | undefined> {
+    this.#open();
+    return Promise.resolve(this.#owned(owner)[0]);
+  }
+
+  async listThreads(owner: string, options: { readonly limit?: number } = {}): Promise<readonly ThreadRecord[]> {
+    this.#open();
+    const all = this.#owned(owner);
+    return Promise.resolve(options.limit === undefined ? all : all.slice(0, options.limit));
+  }
+
+  #owned(owner: string): ThreadRecord[] {
+    const out: ThreadRecord[] = [];
+    for (const state of this.#threads.values()) if (state.record.owner === owner) out.push(state.record);
+    return out.sort(newestFirst);
+  }
+
+  async updateThread(id: string, patch: ThreadPatch): Promise<ThreadRecord> {
+    this.#open();
+    const state = this.#thread(id);
+    state.record = Object.freeze({ ...state.record, ...definedOnly(patch), updatedAt: this.#clock() });
+    return Promise.resolve(state.record);
+  }
+
+  async deleteThread(id: string): Promise<boolean> {
+    this.#open();
+    const state = this.#threads.get(id);
+    if (state === undefined) return Promise.resolve(false);
+    for (const turnId of state.turnIds) {
+      const turn = this.#turns.get(turnId);
+      if (turn !== undefined) this.#requestKeys.delete(requestKeyOf(turn.owner, turn.requestKey));
+      this.#turns.delete(turnId);
+    }
+    for (const item of state.items) this.#itemIds.delete(item.id);
+    for (const [key, confirmation] of this.#confirmations) if (confirmation.threadId === id) this.#confirmations.delete(key);
+    this.#threads.delete(id);
+    return Promise.resolve(true);
+  }
+
+  async beginTurn(input: {
+    readonly threadId: string;
+    readonly requestKey: string;
+    readonly input: string;
+    readonly turnId?: string;
+  }): Promise<BeginTurnResult> {
+    this.#open();
+    const state = this.#thread(input.threadId);
+    const owner = state.record.owner;
+    const existingId = this.#requestKeys.get(requestKeyOf(owner, input.requestKey));
+    const existing = existingId === undefined ? undefined : this.#turns.get(existingId);
+    if (existing !== undefined) return Promise.resolve({ outcome: 'existing', turn: existing });
+    for (let i = state.turnIds.length - 1; i >= 0; i--) {
+      const turn = this.#turns.get(state.turnIds[i] ?? '');
+      if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return Promise.resolve({ outcome: 'busy', turn });
+    }
+    const now = this.#clock();
+    const turn: TurnRecord = Object.freeze({
+      id: input.turnId ?? this.#ids(),
+      threadId: state.record.id,
+      owner,
+      requestKey: input.requestKey,
+      input: input.input,
+      status: 'accepted',
+      failureCode: null,
+      failureMessage: null,
+      usage: Object.freeze({ inputTokens: 0, outputTokens: 0 }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (this.#turns.has(turn.id)) throw new PlumbError('store_invalid_record', `A turn with id '${turn.id}' already exists.`);
+    this.#turns.set(turn.id, turn);
+    this.#requestKeys.set(requestKeyOf(owner, input.requestKey), turn.id);
+    state.turnIds.push(turn.id);
+    const [userItem] = this.#append(state, turn.id, [{ kind: 'user_text', data: { text: input.input } }], now);
+    state.record = Object.freeze({ ...state.record, updatedAt: now });
+    return Promise.resolve({ outcome: 'created', turn, userItem: userItem! });
+  }
+
+  async getTurn(id: string): Promise<TurnRecord | undefined> {
+    this.#open();
+    return Promise.resolve(this.#turns.get(id));
+  }
+
+  async listTurns(threadId: string): Promise<readonly TurnRecord[]> {
+    this.#open();
+    const state = this.#threads.get(threadId);
+    if (state === undefined) return Promise.resolve([]);
+    return Promise.resolve(state.turnIds.map((id) => this.#turns.get(id)).filter((turn) => turn !== undefined));
+  }
+
+  async turnsWithStatus(status: TurnStatus): Promise<readonly TurnRecord[]> {
+    this.#open();
+    return Promise.resolve([...this.#turns.values()].filter((turn) => turn.status === status));
+  }
+
+  async updateTurn(id: string, patch: TurnPatch, from?: readonly TurnStatus[]): Promise<TurnRecord | undefined> {
+    this.#open();
+    const turn = this.#turns.get(id);
+    if (turn === undefined) throw notFound('turn', id);
+    if (from !== undefined && !from.includes(turn.status)) return Promise.resolve(undefined);
+    return Promise.resolve(this.#patchTurn(turn, patch));
+  }
+
+  #patchTurn(turn: TurnRecord, patch: TurnPatch): TurnRecord {
+    if (patch.status !== undefined) checkStatus(patch.status);
+    const next: TurnRecord = Object.freeze({
+      ...turn,
+      status: patch.status ?? turn.status,
+      failureCode: patch.failureCode === undefined ? turn.failureCode : patch.failureCode,
+      failureMessage: patch.failureMessage === undefined ? turn.failureMessage : patch.failureMessage,
+      usage:
+        patch.addUsage === undefined
+          ? turn.usage
+          : Object.freeze({
+              inputTokens: turn.usage.inputTokens + patch.addUsage.inputTokens,
+              outputTokens: turn.usage.outputTokens + patch.addUsage.outputTokens,
+            }),
+      updatedAt: this.#clock(),
+    });
+    this.#turns.set(turn.id, next);
+    return next;
+  }
+
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
+    this.#open();
+    const turn = this.#turns.get(turnId);
+    if (turn === undefined) throw notFound('turn', turnId);
+    const state = this.#thread(turn.threadId);
+    // Validate everything before touching state: a failure leaves nothing behind.
+    const seen = new Set<string>();
+    const texts: string[] = [];
+    for (const item of items) {
+      texts.push(checkItem(item));
+      if (item.id !== undefined && (this.#itemIds.has(item.id) || seen.has(item.id))) {
+        throw new PlumbError('store_invalid_record', `An item with id '${item.id}' already exists.`);
+      }
+      if (item.id !== undefined) seen.add(item.id);
+    }
+    if (turnPatch?.status !== undefined) checkStatus(turnPatch.status);
+    const records = this.#append(state, turnId, items, this.#clock(), texts);
+    if (turnPatch !== undefined) this.#patchTurn(turn, turnPatch);
+    return Promise.resolve(records);
+  }
+
+  #append(state: ThreadState, turnId: string, items: readonly NewItem[], now: number, texts?: readonly string[]): ItemRecord[] {
+    const records: ItemRecord[] = [];
+    for (const [index, item] of items.entries()) {
+      const text = texts?.[index];
+      const record: ItemRecord = Object.freeze({
+        id: item.id ?? this.#ids(),
+        threadId: state.record.id,
+        turnId,
+        ordinal: state.items.length + 1,
+        kind: item.kind,
+        data: text === undefined ? copyJson(item.data) : (JSON.parse(text) as JsonValue),
+        createdAt: now,
+      });
+      state.items.push(record);
+      this.#itemIds.add(record.id);
+      records.push(record);
+    }
+    return records;
+  }
+
+  async listItems(threadId: string, options: ListItemsOptions = {}): Promise<readonly ItemRecord[]> {
+    this.#open();
+    const state = this.#threads.get(threadId);
+    if (state === undefined) return Promise.resolve([]);
+    let items: readonly ItemRecord[] = state.items;
+    if (options.afterOrdinal !== undefined) items = items.slice(Math.max(0, options.afterOrdinal));
+    if (options.turnId !== undefined) items = items.filter((item) => item.turnId === options.turnId);
+    return Promise.resolve(items === state.items ? [...items] : items);
+  }
+
+  async createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord> {
+    this.#open();
+    if (this.#confirmations.has(input.id)) {
+      throw new PlumbError('store_invalid_record', `A confirmation with id '${input.id}' already exists.`);
+    }
+    if (!this.#turns.has(input.turnId)) throw notFound('turn', input.turnId);
+    const record: ConfirmationRecord = Object.freeze({
+      ...input,
+      arguments: copyJson(input.arguments),
+      createdAt: input.createdAt ?? this.#clock(),
+      status: 'pending',
+      resolvedAt: null,
+      resolution: null,
+    });
+    this.#confirmations.set(record.id, record);
+    return Promise.resolve(record);
+  }
+
+  async getConfirmation(id: string): Promise<ConfirmationRecord | undefined> {
+    this.#open();
+    return Promise.resolve(this.#confirmations.get(id));
+  }
+
+  async pendingConfirmations(turnId: string): Promise<readonly ConfirmationRecord[]> {
+    this.#open();
+    return Promise.resolve([...this.#confirmations.values()].filter((c) => c.turnId === turnId && c.status === 'pending'));
+  }
+
+  async claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult> {
+    this.#open();
+    const record = this.#confirmations.get(id);
+    if (record === undefined) return Promise.resolve({ outcome: 'missing' });
+    if (record.owner !== owner) return Promise.resolve({ outcome: 'forbidden' });
+    if (record.status !== 'pending') return Promise.resolve({ outcome: 'unavailable', confirmation: record });
+    if (record.expiresAt <= now) {
+      const expired = Object.freeze({ ...record, status: 'resolved' as const, resolution: 'expired', resolvedAt: now });
+      this.#confirmations.set(id, expired);
+      return Promise.resolve({ outcome: 'expired', confirmation: expired });
+    }
+    const claimed = Object.freeze({ ...record, status: 'claimed' as const });
+    this.#confirmations.set(id, claimed);
+    return Promise.resolve({ outcome: 'claimed', confirmation: claimed });
+  }
+
+  async resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean> {
+    this.#open();
+    const record = this.#confirmations.get(id);
+    if (record === undefined || record.status === 'resolved') return Promise.resolve(false);
+    this.#confirmations.set(id, Object.freeze({ ...record, status: 'resolved', resolution, resolvedAt: now }));
+    return Promise.resolve(true);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    return Promise.resolve();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+export function createMemoryStore(options: StoreOptions = {}): MemoryStore {
+  return new MemoryStore(options);
+}
+
+function requestKeyOf(owner: string, requestKey: string): string {
+  return `${owner}\u0000${requestKey}`;
+}
+
+function newestFirst(a: ThreadRecord, b: ThreadRecord): number {
+  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
+  return out;
+}
+
+/** Items are kept apart from the caller's objects, so a later mutation by the caller changes nothing. */
+function copyJson(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  return JSON.parse(jsonText(value, 'a record')) as JsonValue;
+}

@@ -1,0 +1,488 @@
+import Database from 'better-sqlite3';
+import { nanoid } from 'nanoid';
+import { PlumbError } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
+import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound } from './records.js';
+import { schemaStatements, schemaVersion } from './sqlite-schema.js';
+import { activeTurnStatuses } from './types.js';
+import type {
+  BeginTurnResult,
+  ClaimResult,
+  ConfirmationRecord,
+  ConfirmationStatus,
+  ItemRecord,
+  ListItemsOptions,
+  NewConfirmation,
+  NewItem,
+  Store,
+  StoreOptions,
+  ThreadPatch,
+  ThreadRecord,
+  TurnPatch,
+  TurnRecord,
+  TurnStatus,
+} from './types.js';
+
+export interface SqliteStoreOptions extends StoreOptions {
+  /** A database file of the store's own (opened in WAL mode). */
+  readonly path?: string;
+  /** Or a handle the application already owns; the store never closes it. */
+  readonly database?: Database.Database;
+  /** Prefix of every table, so that the store can live in the app's database. Default `plumb_`. */
+  readonly tablePrefix?: string;
+}
+
+interface ThreadRow {
+  id: string;
+  owner: string;
+  title: string | null;
+  summary: string | null;
+  summary_through_item_id: string | null;
+  router_session: string | null;
+  next_ordinal: number;
+  created_at: number;
+  updated_at: number;
+}
+interface TurnRow {
+  id: string;
+  thread_id: string;
+  owner: string;
+  request_key: string;
+  input: string;
+  status: string;
+  failure_code: string | null;
+  failure_message: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+  updated_at: number;
+}
+interface ItemRow {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  ordinal: number;
+  kind: string;
+  data: string;
+  created_at: number;
+}
+interface ConfirmationRow {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  owner: string;
+  call_id: string;
+  tool: string;
+  arguments: string;
+  digest: string;
+  status: string;
+  created_at: number;
+  expires_at: number;
+  resolved_at: number | null;
+  resolution: string | null;
+}
+
+/**
+ * The durable store on SQLite (`better-sqlite3`). Each write is one transaction; better-sqlite3
+ * is synchronous, so a method's work is never interleaved with another's in this process, and
+ * conditional UPDATEs keep claims atomic across processes sharing the file.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  readonly #db: Database.Database;
+  readonly #owned: boolean;
+  readonly #ids: () => string;
+  readonly #clock: () => number;
+  readonly #sql: ReturnType<typeof prepare>;
+  #closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    if ((options.path === undefined) === (options.database === undefined)) {
+      throw new PlumbError('store_invalid_record', 'openSqliteStore needs exactly one of `path` (its own file) or `database` (a shared handle).');
+    }
+    this.#owned = options.database === undefined;
+    this.#db = options.database ?? new Database(options.path);
+    if (this.#owned) {
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('synchronous = NORMAL');
+      this.#db.pragma('busy_timeout = 5000');
+    }
+    this.#ids = options.ids ?? (() => nanoid());
+    this.#clock = options.clock ?? Date.now;
+    const prefix = options.tablePrefix ?? 'plumb_';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+      throw new PlumbError('store_invalid_record', `Table prefix '${prefix}' must be letters, digits and underscores.`);
+    }
+    this.#db.transaction(() => {
+      for (const statement of schemaStatements(prefix)) this.#db.prepare(statement).run();
+      const row = this.#db.prepare(`SELECT value FROM ${prefix}meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
+      if (row === undefined) {
+        this.#db.prepare(`INSERT INTO ${prefix}meta (key, value) VALUES ('schema_version', ?)`).run(String(schemaVersion));
+      } else if (Number(row.value) > schemaVersion) {
+        throw new PlumbError('store_schema_mismatch', `The database has Plumb schema version ${row.value}; this build knows ${schemaVersion}. Upgrade Plumb.`);
+      }
+    })();
+    this.#sql = prepare(this.#db, prefix);
+  }
+
+  #open(): void {
+    if (this.#closed) throw closedError();
+  }
+
+  async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
+    this.#open();
+    const now = this.#clock();
+    const id = this.#ids();
+    this.#sql.insertThread.run(id, input.owner, input.title ?? null, now, now);
+    return Promise.resolve(this.#threadOrThrow(id));
+  }
+
+  #threadOrThrow(id: string): ThreadRecord {
+    const row = this.#sql.getThread.get(id) as ThreadRow | undefined;
+    if (row === undefined) throw notFound('thread', id);
+    return toThread(row);
+  }
+
+  async getThread(id: string): Promise<ThreadRecord | undefined> {
+    this.#open();
+    const row = this.#sql.getThread.get(id) as ThreadRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toThread(row));
+  }
+
+  async latestThread(owner: string): Promise<ThreadRecord | undefined> {
+    this.#open();
+    const row = this.#sql.ownedThreads.get(owner, 1) as ThreadRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toThread(row));
+  }
+
+  async listThreads(owner: string, options: { readonly limit?: number } = {}): Promise<readonly ThreadRecord[]> {
+    this.#open();
+    const rows = this.#sql.ownedThreads.all(owner, options.limit ?? -1) as ThreadRow[];
+    return Promise.resolve(rows.map(toThread));
+  }
+
+  async updateThread(id: string, patch: ThreadPatch): Promise<ThreadRecord> {
+    this.#open();
+    const current = this.#threadOrThrow(id);
+    const next = { ...current, ...definedOnly(patch) };
+    this.#sql.updateThread.run(next.title, next.summary, next.summaryThroughItemId, next.routerSession, this.#clock(), id);
+    return Promise.resolve(this.#threadOrThrow(id));
+  }
+
+  async deleteThread(id: string): Promise<boolean> {
+    this.#open();
+    const deleted = this.#db.transaction(() => {
+      this.#sql.deleteItems.run(id);
+      this.#sql.deleteConfirmations.run(id);
+      this.#sql.deleteTurns.run(id);
+      return this.#sql.deleteThread.run(id).changes > 0;
+    })();
+    return Promise.resolve(deleted);
+  }
+
+  async beginTurn(input: {
+    readonly threadId: string;
+    readonly requestKey: string;
+    readonly input: string;
+    readonly turnId?: string;
+  }): Promise<BeginTurnResult> {
+    this.#open();
+    const result = this.#db.transaction((): BeginTurnResult => {
+      const thread = this.#threadOrThrow(input.threadId);
+      const existing = this.#sql.turnByRequestKey.get(thread.owner, input.requestKey) as TurnRow | undefined;
+      if (existing !== undefined) return { outcome: 'existing', turn: toTurn(existing) };
+      const active = this.#sql.activeTurn.get(thread.id, ...activeTurnStatuses) as TurnRow | undefined;
+      if (active !== undefined) return { outcome: 'busy', turn: toTurn(active) };
+      const now = this.#clock();
+      const turnId = input.turnId ?? this.#ids();
+      this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
+      const [userItem] = this.#appendRows(thread.id, turnId, [{ kind: 'user_text', data: { text: input.input } }], now);
+      this.#sql.touchThread.run(now, thread.id);
+      return { outcome: 'created', turn: this.#turnOrThrow(turnId), userItem: userItem! };
+    })();
+    return Promise.resolve(result);
+  }
+
+  #turnOrThrow(id: string): TurnRecord {
+    const row = this.#sql.getTurn.get(id) as TurnRow | undefined;
+    if (row === undefined) throw notFound('turn', id);
+    return toTurn(row);
+  }
+
+  async getTurn(id: string): Promise<TurnRecord | undefined> {
+    this.#open();
+    const row = this.#sql.getTurn.get(id) as TurnRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toTurn(row));
+  }
+
+  async listTurns(threadId: string): Promise<readonly TurnRecord[]> {
+    this.#open();
+    return Promise.resolve((this.#sql.threadTurns.all(threadId) as TurnRow[]).map(toTurn));
+  }
+
+  async turnsWithStatus(status: TurnStatus): Promise<readonly TurnRecord[]> {
+    this.#open();
+    return Promise.resolve((this.#sql.turnsWithStatus.all(status) as TurnRow[]).map(toTurn));
+  }
+
+  async updateTurn(id: string, patch: TurnPatch, from?: readonly TurnStatus[]): Promise<TurnRecord | undefined> {
+    this.#open();
+    const result = this.#db.transaction(() => {
+      const turn = this.#turnOrThrow(id);
+      if (from !== undefined && !from.includes(turn.status)) return undefined;
+      this.#patchTurn(turn, patch);
+      return this.#turnOrThrow(id);
+    })();
+    return Promise.resolve(result);
+  }
+
+  #patchTurn(turn: TurnRecord, patch: TurnPatch): void {
+    if (patch.status !== undefined) checkStatus(patch.status);
+    this.#sql.updateTurn.run(
+      patch.status ?? turn.status,
+      patch.failureCode === undefined ? turn.failureCode : patch.failureCode,
+      patch.failureMessage === undefined ? turn.failureMessage : patch.failureMessage,
+      turn.usage.inputTokens + (patch.addUsage?.inputTokens ?? 0),
+      turn.usage.outputTokens + (patch.addUsage?.outputTokens ?? 0),
+      this.#clock(),
+      turn.id,
+    );
+  }
+
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
+    this.#open();
+    const records = this.#db.transaction(() => {
+      const turn = this.#turnOrThrow(turnId);
+      const appended = this.#appendRows(turn.threadId, turnId, items, this.#clock());
+      if (turnPatch !== undefined) this.#patchTurn(turn, turnPatch);
+      return appended;
+    })();
+    return Promise.resolve(records);
+  }
+
+  /** Inside a transaction: reserves ordinals on the thread row, then inserts. */
+  #appendRows(threadId: string, turnId: string, items: readonly NewItem[], now: number): ItemRecord[] {
+    const texts = items.map(checkItem);
+    const thread = this.#sql.getThread.get(threadId) as ThreadRow | undefined;
+    if (thread === undefined) throw notFound('thread', threadId);
+    const first = thread.next_ordinal;
+    this.#sql.reserveOrdinals.run(items.length, threadId);
+    const records: ItemRecord[] = [];
+    for (const [index, item] of items.entries()) {
+      const id = item.id ?? this.#ids();
+      try {
+        this.#sql.insertItem.run(id, threadId, turnId, first + index, item.kind, texts[index], now);
+      } catch (cause) {
+        throw new PlumbError('store_invalid_record', `Could not append item '${id}' (${item.kind}): ${(cause as Error).message}.`, { cause });
+      }
+      records.push(Object.freeze({ id, threadId, turnId, ordinal: first + index, kind: item.kind, data: JSON.parse(texts[index]!) as JsonValue, createdAt: now }));
+    }
+    return records;
+  }
+
+  async listItems(threadId: string, options: ListItemsOptions = {}): Promise<readonly ItemRecord[]> {
+    this.#open();
+    const after = options.afterOrdinal ?? 0;
+    const rows = (
+      options.turnId === undefined
+        ? this.#sql.threadItems.all(threadId, after)
+        : this.#sql.turnItems.all(threadId, options.turnId, after)
+    ) as ItemRow[];
+    return Promise.resolve(rows.map(toItem));
+  }
+
+  async createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord> {
+    this.#open();
+    const argumentsText = jsonText(input.arguments, `confirmation '${input.id}'`);
+    this.#db.transaction(() => {
+      this.#turnOrThrow(input.turnId);
+      try {
+        this.#sql.insertConfirmation.run(
+          input.id,
+          input.threadId,
+          input.turnId,
+          input.owner,
+          input.callId,
+          input.tool,
+          argumentsText,
+          input.digest,
+          'pending',
+          input.createdAt ?? this.#clock(),
+          input.expiresAt,
+        );
+      } catch (cause) {
+        throw new PlumbError('store_invalid_record', `A confirmation with id '${input.id}' already exists.`, { cause });
+      }
+    })();
+    return Promise.resolve(this.#confirmationOrThrow(input.id));
+  }
+
+  #confirmationOrThrow(id: string): ConfirmationRecord {
+    const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
+    if (row === undefined) throw notFound('confirmation', id);
+    return toConfirmation(row);
+  }
+
+  async getConfirmation(id: string): Promise<ConfirmationRecord | undefined> {
+    this.#open();
+    const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toConfirmation(row));
+  }
+
+  async pendingConfirmations(turnId: string): Promise<readonly ConfirmationRecord[]> {
+    this.#open();
+    return Promise.resolve((this.#sql.pendingConfirmations.all(turnId) as ConfirmationRow[]).map(toConfirmation));
+  }
+
+  async claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult> {
+    this.#open();
+    const result = this.#db.transaction((): ClaimResult => {
+      const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
+      if (row === undefined) return { outcome: 'missing' };
+      if (row.owner !== owner) return { outcome: 'forbidden' };
+      if (row.expires_at <= now) {
+        if (this.#sql.expireConfirmation.run(now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
+        return { outcome: 'unavailable', confirmation: toConfirmation(row) };
+      }
+      // The conditional UPDATE is the claim: only one caller ever changes a pending row.
+      if (this.#sql.claimConfirmation.run(id).changes === 0) return { outcome: 'unavailable', confirmation: this.#confirmationOrThrow(id) };
+      return { outcome: 'claimed', confirmation: this.#confirmationOrThrow(id) };
+    })();
+    return Promise.resolve(result);
+  }
+
+  async resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean> {
+    this.#open();
+    return Promise.resolve(this.#sql.resolveConfirmation.run(resolution, now, id).changes > 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    if (this.#owned) this.#db.close();
+    return Promise.resolve();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options);
+}
+
+function prepare(db: Database.Database, prefix: string) {
+  const threads = `${prefix}threads`;
+  const turns = `${prefix}turns`;
+  const items = `${prefix}items`;
+  const confirmations = `${prefix}confirmations`;
+  return {
+    insertThread: db.prepare(
+      `INSERT INTO ${threads} (id, owner, title, summary, summary_through_item_id, router_session, next_ordinal, created_at, updated_at) VALUES (?, ?, ?, NULL, NULL, NULL, 1, ?, ?)`,
+    ),
+    getThread: db.prepare(`SELECT * FROM ${threads} WHERE id = ?`),
+    ownedThreads: db.prepare(`SELECT * FROM ${threads} WHERE owner = ? ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?`),
+    updateThread: db.prepare(
+      `UPDATE ${threads} SET title = ?, summary = ?, summary_through_item_id = ?, router_session = ?, updated_at = ? WHERE id = ?`,
+    ),
+    touchThread: db.prepare(`UPDATE ${threads} SET updated_at = ? WHERE id = ?`),
+    reserveOrdinals: db.prepare(`UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = ?`),
+    deleteThread: db.prepare(`DELETE FROM ${threads} WHERE id = ?`),
+    deleteItems: db.prepare(`DELETE FROM ${items} WHERE thread_id = ?`),
+    deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE thread_id = ?`),
+    deleteConfirmations: db.prepare(`DELETE FROM ${confirmations} WHERE thread_id = ?`),
+    insertTurn: db.prepare(
+      `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?)`,
+    ),
+    getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
+    turnByRequestKey: db.prepare(`SELECT * FROM ${turns} WHERE owner = ? AND request_key = ?`),
+    activeTurn: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? AND status IN (?, ?, ?) ORDER BY created_at DESC LIMIT 1`),
+    threadTurns: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? ORDER BY created_at, id`),
+    turnsWithStatus: db.prepare(`SELECT * FROM ${turns} WHERE status = ? ORDER BY created_at, id`),
+    updateTurn: db.prepare(
+      `UPDATE ${turns} SET status = ?, failure_code = ?, failure_message = ?, input_tokens = ?, output_tokens = ?, updated_at = ? WHERE id = ?`,
+    ),
+    insertItem: db.prepare(`INSERT INTO ${items} (id, thread_id, turn_id, ordinal, kind, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    threadItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND ordinal > ? ORDER BY ordinal`),
+    turnItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND turn_id = ? AND ordinal > ? ORDER BY ordinal`),
+    insertConfirmation: db.prepare(
+      `INSERT INTO ${confirmations} (id, thread_id, turn_id, owner, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
+    ),
+    getConfirmation: db.prepare(`SELECT * FROM ${confirmations} WHERE id = ?`),
+    pendingConfirmations: db.prepare(`SELECT * FROM ${confirmations} WHERE turn_id = ? AND status = 'pending' ORDER BY created_at, id`),
+    claimConfirmation: db.prepare(`UPDATE ${confirmations} SET status = 'claimed' WHERE id = ? AND status = 'pending'`),
+    expireConfirmation: db.prepare(
+      `UPDATE ${confirmations} SET status = 'resolved', resolution = 'expired', resolved_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    resolveConfirmation: db.prepare(
+      `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status <> 'resolved'`,
+    ),
+  };
+}
+
+function toThread(row: ThreadRow): ThreadRecord {
+  return Object.freeze({
+    id: row.id,
+    owner: row.owner,
+    title: row.title,
+    summary: row.summary,
+    summaryThroughItemId: row.summary_through_item_id,
+    routerSession: row.router_session,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
+
+function toTurn(row: TurnRow): TurnRecord {
+  return Object.freeze({
+    id: row.id,
+    threadId: row.thread_id,
+    owner: row.owner,
+    requestKey: row.request_key,
+    input: row.input,
+    status: row.status as TurnStatus,
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+    usage: Object.freeze({ inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  });
+}
+
+function toItem(row: ItemRow): ItemRecord {
+  if (!isItemKind(row.kind)) throw new PlumbError('store_invalid_record', `Stored item '${row.id}' has unknown kind '${row.kind}'.`);
+  return Object.freeze({
+    id: row.id,
+    threadId: row.thread_id,
+    turnId: row.turn_id,
+    ordinal: Number(row.ordinal),
+    kind: row.kind,
+    data: JSON.parse(row.data) as JsonValue,
+    createdAt: Number(row.created_at),
+  });
+}
+
+function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
+  return Object.freeze({
+    id: row.id,
+    threadId: row.thread_id,
+    turnId: row.turn_id,
+    owner: row.owner,
+    callId: row.call_id,
+    tool: row.tool,
+    arguments: JSON.parse(row.arguments) as JsonValue,
+    digest: row.digest,
+    status: row.status as ConfirmationStatus,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
+    resolution: row.resolution,
+  });
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
+  return out;
+}

@@ -1,0 +1,199 @@
+import type { JsonValue } from '../core/index.js';
+
+/**
+ * The storage contract: threads, turns, the ordered item journal and pending confirmations.
+ * Every implementation (memory, SQLite, later PostgreSQL) passes `runStoreConformance`.
+ * Times are milliseconds since the epoch; ids are opaque strings.
+ */
+
+export const turnStatuses = ['accepted', 'running', 'waiting', 'completed', 'failed', 'cancelled'] as const;
+export type TurnStatus = (typeof turnStatuses)[number];
+/** A turn in one of these states holds its thread: a second turn must wait. */
+export const activeTurnStatuses: readonly TurnStatus[] = ['accepted', 'running', 'waiting'];
+
+export const itemKinds = [
+  'user_text',
+  'assistant_text',
+  'tool_call',
+  'tool_result',
+  'confirmation_request',
+  'confirmation_resolution',
+  'error',
+  'summary',
+  'retry_marker',
+] as const;
+export type ItemKind = (typeof itemKinds)[number];
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ThreadRecord {
+  readonly id: string;
+  /** `user:<id>` or `session:<key>` (see `actorKey` in core). */
+  readonly owner: string;
+  readonly title: string | null;
+  readonly summary: string | null;
+  /** Id of the last item the summary covers; null when there is no summary. */
+  readonly summaryThroughItemId: string | null;
+  /** Free JSON text kept for the router's carried session (a later issue). */
+  readonly routerSession: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface TurnRecord {
+  readonly id: string;
+  readonly threadId: string;
+  readonly owner: string;
+  readonly requestKey: string;
+  readonly input: string;
+  readonly status: TurnStatus;
+  readonly failureCode: string | null;
+  readonly failureMessage: string | null;
+  readonly usage: TokenUsage;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface ItemRecord {
+  readonly id: string;
+  readonly threadId: string;
+  readonly turnId: string;
+  /** 1, 2, 3 … within the thread, never reused, never reordered. */
+  readonly ordinal: number;
+  readonly kind: ItemKind;
+  readonly data: JsonValue;
+  readonly createdAt: number;
+}
+
+export interface NewItem {
+  /** Optional caller-chosen id (stable across retries); generated when absent. */
+  readonly id?: string;
+  readonly kind: ItemKind;
+  readonly data: JsonValue;
+}
+
+export type ConfirmationStatus = 'pending' | 'claimed' | 'resolved';
+
+export interface ConfirmationRecord {
+  readonly id: string;
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly owner: string;
+  /** The tool call awaiting approval. */
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: JsonValue;
+  /** Canonical hash binding the approval to the exact arguments and actor. */
+  readonly digest: string;
+  readonly status: ConfirmationStatus;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly resolvedAt: number | null;
+  /** `approved`, `rejected`, `expired`, `cancelled` … once resolved (or claimed for approval). */
+  readonly resolution: string | null;
+}
+
+export type NewConfirmation = Omit<ConfirmationRecord, 'status' | 'resolvedAt' | 'resolution' | 'createdAt'> & {
+  readonly createdAt?: number;
+};
+
+export type BeginTurnResult =
+  | { readonly outcome: 'created'; readonly turn: TurnRecord; readonly userItem: ItemRecord }
+  | { readonly outcome: 'existing'; readonly turn: TurnRecord }
+  | { readonly outcome: 'busy'; readonly turn: TurnRecord };
+
+export type ClaimResult =
+  | { readonly outcome: 'claimed'; readonly confirmation: ConfirmationRecord }
+  | { readonly outcome: 'missing' }
+  | { readonly outcome: 'forbidden' }
+  | { readonly outcome: 'expired'; readonly confirmation: ConfirmationRecord }
+  | { readonly outcome: 'unavailable'; readonly confirmation: ConfirmationRecord };
+
+export interface TurnPatch {
+  readonly status?: TurnStatus;
+  readonly failureCode?: string | null;
+  readonly failureMessage?: string | null;
+  /** Added to the turn's usage (not replacing it). */
+  readonly addUsage?: TokenUsage;
+}
+
+export interface ThreadPatch {
+  readonly title?: string | null;
+  readonly summary?: string | null;
+  readonly summaryThroughItemId?: string | null;
+  readonly routerSession?: string | null;
+}
+
+export interface ListItemsOptions {
+  readonly turnId?: string;
+  /** Only items with an ordinal greater than this. */
+  readonly afterOrdinal?: number;
+}
+
+export interface Store {
+  /** `memory`, `sqlite`, `postgres`. */
+  readonly kind: string;
+
+  createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord>;
+  getThread(id: string): Promise<ThreadRecord | undefined>;
+  /** The owner's most recently updated thread. */
+  latestThread(owner: string): Promise<ThreadRecord | undefined>;
+  /** The owner's threads, most recently updated first. */
+  listThreads(owner: string, options?: { readonly limit?: number }): Promise<readonly ThreadRecord[]>;
+  updateThread(id: string, patch: ThreadPatch): Promise<ThreadRecord>;
+  /** Deletes the thread with its turns, items and confirmations; false when it did not exist. */
+  deleteThread(id: string): Promise<boolean>;
+
+  /**
+   * Accepts a turn, atomically: the same owner and `requestKey` give back the existing turn;
+   * an active turn on the thread gives `busy`; otherwise the turn (`accepted`) and its user item
+   * are committed together and the thread's `updatedAt` moves.
+   */
+  beginTurn(input: {
+    readonly threadId: string;
+    readonly requestKey: string;
+    readonly input: string;
+    readonly turnId?: string;
+  }): Promise<BeginTurnResult>;
+  getTurn(id: string): Promise<TurnRecord | undefined>;
+  listTurns(threadId: string): Promise<readonly TurnRecord[]>;
+  /** Turns in a status across every thread (restart recovery, confirmation sweeps). */
+  turnsWithStatus(status: TurnStatus): Promise<readonly TurnRecord[]>;
+  /**
+   * Changes a turn only when its status is one of `from` (compare-and-set); undefined otherwise.
+   */
+  updateTurn(id: string, patch: TurnPatch, from?: readonly TurnStatus[]): Promise<TurnRecord | undefined>;
+
+  /**
+   * Appends items to the turn's thread in one transaction, with consecutive ordinals, and
+   * optionally patches the turn in the same transaction. On any failure nothing is written.
+   */
+  appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]>;
+  listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
+
+  createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord>;
+  getConfirmation(id: string): Promise<ConfirmationRecord | undefined>;
+  /** Pending confirmations of a turn (waiting turns, cancellation). */
+  pendingConfirmations(turnId: string): Promise<readonly ConfirmationRecord[]>;
+  /**
+   * Claims a pending confirmation for `owner`, atomically: exactly one concurrent caller gets
+   * `claimed`; an expired one is resolved `expired` on the spot.
+   */
+  claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult>;
+  /** Records the final resolution; false when it was already resolved. */
+  resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean>;
+
+  /** Releases resources; idempotent. Later calls reject with `store_closed`. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Id generator (default: nanoid). */
+  readonly ids?: () => string;
+  /** Clock in ms (default: Date.now). */
+  readonly clock?: () => number;
+}
