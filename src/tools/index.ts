@@ -1,0 +1,18 @@
+export { toolsErrorCodes } from './errors.js';
+export type { ToolsErrorCode, ToolErrorCode } from './errors.js';
+export { defineTool, toolError, ToolError, toolEffects } from './define-tool.js';
+export type { Tool, ToolSpec, ToolContext, ToolDenial, ToolEffect, ToolInputSchema, ToolVisibleCode } from './define-tool.js';
+export { renderInputSchema, renderTool, renderTools } from './render-tool.js';
+export type { ToolDefinition } from './render-tool.js';
+export { toolSettingsSchema, parseToolSettings, defaultToolSettings } from './settings.js';
+export type { ToolSettings, ToolSettingsInput } from './settings.js';
+export { sameActor } from './confirmation-store.js';
+export type { ConfirmationStore, PendingConfirmation, ConfirmationResolution, ClaimOutcome } from './confirmation-store.js';
+export { createMemoryConfirmationStore } from './memory-confirmation-store.js';
+export type { MemoryConfirmationStoreOptions } from './memory-confirmation-store.js';
+export { createDispatcher } from './dispatcher.js';
+export type { Dispatcher, DispatcherOptions, DispatchContext, ToolCall, ConfirmOptions, ToolErrorReport } from './dispatcher.js';
+export { isToolError, isConfirmationRequired, isCancelled, errorResult } from './tool-result.js';
+export type { ToolResult, ToolErrorResult, ToolErrorBody, ConfirmationRequiredResult, CancelledResult } from './tool-result.js';
+export { boundResult } from './bound-result.js';
+export type { ChatApp, ChatManager, ChatField, ChatRelation, ChatGraphqlRequest } from './chat-app.js';
