@@ -228,6 +228,18 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(late).toMatchObject({ outcome: 'expired', confirmation: { status: 'resolved', resolution: 'expired', resolvedAt: now } });
       });
 
+      it('sweeps lapsed confirmations with the given resolution, once', async () => {
+        const { thread, turn } = await threadWithTurn();
+        await store.createConfirmation(confirmation('early', thread.id, turn.id, 'user:alice', now + 10));
+        await store.createConfirmation(confirmation('late', thread.id, turn.id, 'user:alice', now + 1000));
+        now += 10;
+        const swept = await store.expireConfirmations(now, { status: 'cancelled', reason: 'confirmation_timed_out' });
+        expect(swept.map((c) => c.id)).toEqual(['early']);
+        expect(swept[0]).toMatchObject({ status: 'resolved', resolution: { status: 'cancelled', reason: 'confirmation_timed_out' }, actor: { kind: 'user', id: 'alice' } });
+        expect(await store.expireConfirmations(now, 'expired')).toEqual([]);
+        expect((await store.pendingConfirmations(turn.id)).map((c) => c.id)).toEqual(['late']);
+      });
+
       it('refuses a duplicate confirmation id', async () => {
         const { thread, turn } = await threadWithTurn();
         await store.createConfirmation(confirmation('c1', thread.id, turn.id, 'user:alice', now + 1));
@@ -266,5 +278,5 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
 }
 
 function confirmation(id: string, threadId: string, turnId: string, owner: string, expiresAt: number) {
-  return { id, threadId, turnId, owner, callId: `call-${id}`, tool: 'mutate', arguments: { name: 'Bolt' }, digest: 'd', expiresAt };
+  return { id, threadId, turnId, owner, actor: { kind: 'user', id: owner.slice(5), roles: [] }, callId: `call-${id}`, tool: 'mutate', arguments: { name: 'Bolt' }, digest: 'd', expiresAt };
 }

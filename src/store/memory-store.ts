@@ -261,6 +261,7 @@ export class MemoryStore implements Store {
     const record: ConfirmationRecord = Object.freeze({
       ...input,
       arguments: copyJson(input.arguments),
+      actor: copyJson(input.actor),
       createdAt: input.createdAt ?? this.#clock(),
       status: 'pending',
       resolvedAt: null,
@@ -280,14 +281,14 @@ export class MemoryStore implements Store {
     return Promise.resolve([...this.#confirmations.values()].filter((c) => c.turnId === turnId && c.status === 'pending'));
   }
 
-  async claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult> {
+  async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<ClaimResult> {
     this.#open();
     const record = this.#confirmations.get(id);
     if (record === undefined) return Promise.resolve({ outcome: 'missing' });
     if (record.owner !== owner) return Promise.resolve({ outcome: 'forbidden' });
     if (record.status !== 'pending') return Promise.resolve({ outcome: 'unavailable', confirmation: record });
     if (record.expiresAt <= now) {
-      const expired = Object.freeze({ ...record, status: 'resolved' as const, resolution: 'expired', resolvedAt: now });
+      const expired = Object.freeze({ ...record, status: 'resolved' as const, resolution: copyJson(expiredResolution), resolvedAt: now });
       this.#confirmations.set(id, expired);
       return Promise.resolve({ outcome: 'expired', confirmation: expired });
     }
@@ -296,12 +297,24 @@ export class MemoryStore implements Store {
     return Promise.resolve({ outcome: 'claimed', confirmation: claimed });
   }
 
-  async resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean> {
+  async resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean> {
     this.#open();
     const record = this.#confirmations.get(id);
     if (record === undefined || record.status === 'resolved') return Promise.resolve(false);
-    this.#confirmations.set(id, Object.freeze({ ...record, status: 'resolved', resolution, resolvedAt: now }));
+    this.#confirmations.set(id, Object.freeze({ ...record, status: 'resolved', resolution: copyJson(resolution), resolvedAt: now }));
     return Promise.resolve(true);
+  }
+
+  async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
+    this.#open();
+    const expired: ConfirmationRecord[] = [];
+    for (const record of this.#confirmations.values()) {
+      if (record.status !== 'pending' || record.expiresAt > now) continue;
+      const next = Object.freeze({ ...record, status: 'resolved' as const, resolution: copyJson(resolution), resolvedAt: now });
+      this.#confirmations.set(record.id, next);
+      expired.push(next);
+    }
+    return Promise.resolve(expired);
   }
 
   async close(): Promise<void> {

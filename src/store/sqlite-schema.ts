@@ -52,6 +52,7 @@ export function schemaStatements(prefix: string): readonly string[] {
       thread_id TEXT NOT NULL,
       turn_id TEXT NOT NULL,
       owner TEXT NOT NULL,
+      actor TEXT NOT NULL,
       call_id TEXT NOT NULL,
       tool TEXT NOT NULL,
       arguments TEXT NOT NULL,

@@ -71,6 +71,7 @@ interface ConfirmationRow {
   thread_id: string;
   turn_id: string;
   owner: string;
+  actor: string;
   call_id: string;
   tool: string;
   arguments: string;
@@ -294,6 +295,7 @@ export class SqliteStore implements Store {
   async createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord> {
     this.#open();
     const argumentsText = jsonText(input.arguments, `confirmation '${input.id}'`);
+    const actorText = jsonText(input.actor, `confirmation '${input.id}'`);
     this.#db.transaction(() => {
       this.#turnOrThrow(input.turnId);
       try {
@@ -302,6 +304,7 @@ export class SqliteStore implements Store {
           input.threadId,
           input.turnId,
           input.owner,
+          actorText,
           input.callId,
           input.tool,
           argumentsText,
@@ -334,14 +337,14 @@ export class SqliteStore implements Store {
     return Promise.resolve((this.#sql.pendingConfirmations.all(turnId) as ConfirmationRow[]).map(toConfirmation));
   }
 
-  async claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult> {
+  async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<ClaimResult> {
     this.#open();
     const result = this.#db.transaction((): ClaimResult => {
       const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
       if (row === undefined) return { outcome: 'missing' };
       if (row.owner !== owner) return { outcome: 'forbidden' };
       if (row.expires_at <= now) {
-        if (this.#sql.expireConfirmation.run(now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
+        if (this.#sql.expireConfirmation.run(jsonText(expiredResolution, 'a resolution'), now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
         return { outcome: 'unavailable', confirmation: toConfirmation(row) };
       }
       // The conditional UPDATE is the claim: only one caller ever changes a pending row.
@@ -351,9 +354,21 @@ export class SqliteStore implements Store {
     return Promise.resolve(result);
   }
 
-  async resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean> {
+  async resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean> {
     this.#open();
-    return Promise.resolve(this.#sql.resolveConfirmation.run(resolution, now, id).changes > 0);
+    return Promise.resolve(this.#sql.resolveConfirmation.run(jsonText(resolution, 'a resolution'), now, id).changes > 0);
+  }
+
+  async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
+    this.#open();
+    const text = jsonText(resolution, 'a resolution');
+    const expired = this.#db.transaction(() => {
+      const ids = (this.#sql.lapsedConfirmations.all(now) as { id: string }[]).map((row) => row.id);
+      const out: ConfirmationRecord[] = [];
+      for (const id of ids) if (this.#sql.expireConfirmation.run(text, now, id).changes > 0) out.push(this.#confirmationOrThrow(id));
+      return out;
+    })();
+    return Promise.resolve(expired);
   }
 
   async close(): Promise<void> {
@@ -407,14 +422,15 @@ function prepare(db: Database.Database, prefix: string) {
     threadItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND ordinal > ? ORDER BY ordinal`),
     turnItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND turn_id = ? AND ordinal > ? ORDER BY ordinal`),
     insertConfirmation: db.prepare(
-      `INSERT INTO ${confirmations} (id, thread_id, turn_id, owner, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
+      `INSERT INTO ${confirmations} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
     ),
     getConfirmation: db.prepare(`SELECT * FROM ${confirmations} WHERE id = ?`),
     pendingConfirmations: db.prepare(`SELECT * FROM ${confirmations} WHERE turn_id = ? AND status = 'pending' ORDER BY created_at, id`),
     claimConfirmation: db.prepare(`UPDATE ${confirmations} SET status = 'claimed' WHERE id = ? AND status = 'pending'`),
     expireConfirmation: db.prepare(
-      `UPDATE ${confirmations} SET status = 'resolved', resolution = 'expired', resolved_at = ? WHERE id = ? AND status = 'pending'`,
+      `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status = 'pending'`,
     ),
+    lapsedConfirmations: db.prepare(`SELECT id FROM ${confirmations} WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id`),
     resolveConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status <> 'resolved'`,
     ),
@@ -469,6 +485,7 @@ function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
     threadId: row.thread_id,
     turnId: row.turn_id,
     owner: row.owner,
+    actor: JSON.parse(row.actor) as JsonValue,
     callId: row.call_id,
     tool: row.tool,
     arguments: JSON.parse(row.arguments) as JsonValue,
@@ -477,7 +494,7 @@ function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
     resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
-    resolution: row.resolution,
+    resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as JsonValue),
   });
 }
 

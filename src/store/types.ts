@@ -82,6 +82,8 @@ export interface ConfirmationRecord {
   readonly threadId: string;
   readonly turnId: string;
   readonly owner: string;
+  /** The requesting actor as JSON (kept so that a claim can hand it back). */
+  readonly actor: JsonValue;
   /** The tool call awaiting approval. */
   readonly callId: string;
   readonly tool: string;
@@ -92,8 +94,8 @@ export interface ConfirmationRecord {
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly resolvedAt: number | null;
-  /** `approved`, `rejected`, `expired`, `cancelled` … once resolved (or claimed for approval). */
-  readonly resolution: string | null;
+  /** How it ended, as JSON (`'expired'` when a claim or a sweep found it lapsed); null until then. */
+  readonly resolution: JsonValue | null;
 }
 
 export type NewConfirmation = Omit<ConfirmationRecord, 'status' | 'resolvedAt' | 'resolution' | 'createdAt'> & {
@@ -180,11 +182,13 @@ export interface Store {
   pendingConfirmations(turnId: string): Promise<readonly ConfirmationRecord[]>;
   /**
    * Claims a pending confirmation for `owner`, atomically: exactly one concurrent caller gets
-   * `claimed`; an expired one is resolved `expired` on the spot.
+   * `claimed`; an expired one is resolved with `expiredResolution` on the spot.
    */
-  claimConfirmation(id: string, owner: string, now: number): Promise<ClaimResult>;
+  claimConfirmation(id: string, owner: string, now: number, expiredResolution?: JsonValue): Promise<ClaimResult>;
   /** Records the final resolution; false when it was already resolved. */
-  resolveConfirmation(id: string, resolution: string, now: number): Promise<boolean>;
+  resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean>;
+  /** Resolves every pending confirmation whose `expiresAt` is at or before `now` as `resolution`; returns them. */
+  expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]>;
 
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;
