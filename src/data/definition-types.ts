@@ -31,6 +31,8 @@ export interface FieldSpec {
   /** Column name in SQL. Default: the field name in snake_case. */
   readonly column?: string;
   readonly description?: string;
+  /** Digits after the point of a `decimal` (0–9, default 2). Stored exactly as a scaled integer. */
+  readonly scale?: number;
 }
 
 /** `one`: a foreign key on this table. `many`: the reverse of a `one` on the target. `manyToMany`: through a join table. */

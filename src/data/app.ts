@@ -1,0 +1,271 @@
+import { execute, GraphQLError, parse, validate } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
+import { isPlumbError, PlumbError } from '../core/index.js';
+import type { Actor } from '../core/index.js';
+import { loadRows } from './bulk-load.js';
+import type { Database } from './database.js';
+import type { ManagerSpec } from './definition-types.js';
+import { plumbGraphqlError, timeoutError, toWireError } from './graphql-errors.js';
+import { buildSchema } from './graphql-schema.js';
+import type { DataContext } from './graphql-schema.js';
+import { enumerateLookups } from './lookups.js';
+import type { ResolvedLookup } from './lookups.js';
+import type { Manager } from './model.js';
+import { abortError, RequestScope } from './request-scope.js';
+import type { DataRuntime, ListArgs, PageArgs } from './request-scope.js';
+import { resolveManagers } from './resolve-managers.js';
+import { rowCodec } from './row-codec.js';
+import type { Row, RowCodec } from './row-codec.js';
+import { syncSchema } from './schema-sync.js';
+import { parseDataSettings } from './settings.js';
+import type { DataSettings, DataSettingsInput } from './settings.js';
+
+export interface AppOptions {
+  readonly managers: readonly ManagerSpec[];
+  readonly database: Database;
+  readonly settings?: DataSettingsInput;
+  /** Called with every SQL statement the app runs (after compiling, before running). */
+  readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+}
+
+export interface GraphqlRequest {
+  readonly actor: Actor;
+  readonly document: string | DocumentNode;
+  readonly variables?: Readonly<Record<string, unknown>> | null;
+  readonly operationName?: string | null;
+  /** Aborting answers with a TIMEOUT error (statements already running finish first). */
+  readonly signal?: AbortSignal;
+}
+
+export interface AppStats {
+  /** SQL statements run by this app since it was defined. */
+  readonly statements: number;
+}
+
+/** A page of rows as the actor sees them (the programmatic twin of `<name>List`). */
+export interface RowPage {
+  readonly items: readonly Row[];
+  readonly page: number;
+  readonly pageSize: number;
+  readonly hasNextPage: boolean;
+  readonly totalCount: number;
+}
+
+export interface App {
+  readonly managers: readonly Manager[];
+  manager(name: string): Manager | undefined;
+  readonly database: Database;
+  readonly settings: DataSettings;
+  readonly schema: GraphQLSchema;
+  readonly stats: AppStats;
+  /** Every lookup key of a manager (what `<Name>Filter` accepts). */
+  lookups(manager: Manager): readonly ResolvedLookup[];
+  ready(): Promise<void>;
+  graphql(request: GraphqlRequest): Promise<ExecutionResult>;
+  /** Lists rows as an actor, with the same filters, permissions and paging as GraphQL. */
+  list(actor: Actor, managerName: string, args?: PageArgs & { readonly signal?: AbortSignal }): Promise<RowPage>;
+  /** Counts the rows an actor may see that match a filter. */
+  count(actor: Actor, managerName: string, args?: ListArgs & { readonly signal?: AbortSignal }): Promise<number>;
+  load(managerName: string, rows: Iterable<Readonly<Record<string, unknown>>>): Promise<number>;
+  readonly closed: boolean;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Most parsed-and-validated documents kept for reuse. */
+const documentCacheSize = 500;
+
+class DataApp implements App {
+  readonly managers: readonly Manager[];
+  readonly database: Database;
+  readonly settings: DataSettings;
+  readonly schema: GraphQLSchema;
+  readonly #byName: ReadonlyMap<string, Manager>;
+  readonly #codecs = new Map<Manager, RowCodec>();
+  readonly #lookups = new Map<Manager, readonly ResolvedLookup[]>();
+  readonly #documents = new Map<string, DocumentNode>();
+  readonly #onQuery: AppOptions['onQuery'];
+  readonly #runtime: DataRuntime;
+  #statements = 0;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: AppOptions, managers: readonly Manager[]) {
+    this.managers = managers;
+    this.database = options.database;
+    this.settings = parseDataSettings(options.settings ?? {});
+    this.#byName = new Map(managers.map((manager) => [manager.name, manager]));
+    this.#onQuery = options.onQuery;
+    for (const manager of managers) this.#codecs.set(manager, rowCodec(manager));
+    this.schema = buildSchema(managers, { lookups: (manager) => this.lookups(manager) });
+    this.#runtime = {
+      database: this.database,
+      settings: this.settings,
+      codec: (manager) => this.#codecs.get(manager)!,
+      onQuery: (text, parameters) => {
+        this.#statements++;
+        this.#onQuery?.(text, parameters);
+      },
+      ready: () => this.ready(),
+      assertOpen: () => this.#assertOpen(),
+    };
+  }
+
+  get stats(): AppStats {
+    return { statements: this.#statements };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  manager(name: string): Manager | undefined {
+    return this.#byName.get(name);
+  }
+
+  lookups(manager: Manager): readonly ResolvedLookup[] {
+    let found = this.#lookups.get(manager);
+    if (found === undefined) this.#lookups.set(manager, (found = Object.freeze(enumerateLookups(manager))));
+    return found;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed || this.database.closed) throw new PlumbError('closed', 'The app is closed; define a new one to keep working.');
+  }
+
+  ready(): Promise<void> {
+    if (this.#closed || this.database.closed) return Promise.reject(new PlumbError('closed', 'The app is closed; define a new one to keep working.'));
+    this.#ready ??= syncSchema(this.database, this.managers).catch((error: unknown) => {
+      this.#ready = undefined; // forget a failed try: the host may fix the database and call again
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  #require(name: string): Manager {
+    const manager = this.#byName.get(name);
+    if (manager === undefined) {
+      throw new PlumbError('unknown_manager', `Unknown manager '${name}'. Managers: ${[...this.#byName.keys()].join(', ')}.`, { details: { manager: name } });
+    }
+    return manager;
+  }
+
+  #document(source: string | DocumentNode): { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] } {
+    if (typeof source !== 'string') {
+      const errors = validate(this.schema, source);
+      return errors.length > 0 ? { errors: errors.map((error) => toWireError(error, 'validate', this.#byName)) } : { document: source };
+    }
+    const cached = this.#documents.get(source);
+    if (cached !== undefined) return { document: cached };
+    let document: DocumentNode;
+    try {
+      document = parse(source, { maxTokens: 10_000 });
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [toWireError(error, 'parse', this.#byName)] };
+      throw error;
+    }
+    const errors = validate(this.schema, document);
+    if (errors.length > 0) return { errors: errors.map((error) => toWireError(error, 'validate', this.#byName)) };
+    if (this.#documents.size >= documentCacheSize) {
+      const oldest = this.#documents.keys().next();
+      if (oldest.done !== true) this.#documents.delete(oldest.value);
+    }
+    this.#documents.set(source, document);
+    return { document };
+  }
+
+  async graphql(request: GraphqlRequest): Promise<ExecutionResult> {
+    const { signal } = request;
+    try {
+      if (signal?.aborted === true) throw abortError(signal);
+      await this.ready();
+    } catch (error) {
+      if (isPlumbError(error)) return { errors: [plumbGraphqlError(error)] };
+      throw error;
+    }
+    const prepared = this.#document(request.document);
+    if (prepared.errors !== undefined) return { errors: prepared.errors };
+    const contextValue: DataContext = { scope: new RequestScope(this.#runtime, request.actor, signal) };
+    const running = Promise.resolve(
+      execute({
+        schema: this.schema,
+        document: prepared.document,
+        variableValues: request.variables ?? undefined,
+        operationName: request.operationName ?? undefined,
+        contextValue,
+      }),
+    ).then((result) => this.#wire(result));
+    if (signal === undefined) return running;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<ExecutionResult>((resolve) => {
+      onAbort = () => resolve({ errors: [timeoutError(abortError(signal).message)] });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([running, aborted]);
+    } finally {
+      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+      // A request abandoned on abort keeps running to its end; its outcome is no longer wanted.
+      running.catch(() => undefined);
+    }
+  }
+
+  #wire(result: ExecutionResult): ExecutionResult {
+    if (result.errors === undefined || result.errors.length === 0) return result;
+    const phase = result.data === undefined ? 'validate' : 'execute';
+    const errors = result.errors.map((error) => {
+      if (phase === 'validate' && error.path === undefined && error.originalError === undefined) return toWireError(error, 'execute', this.#byName);
+      return toWireError(error, 'execute', this.#byName);
+    });
+    return { ...result, errors };
+  }
+
+  #scope(actor: Actor, signal: AbortSignal | undefined): RequestScope {
+    return new RequestScope(this.#runtime, actor, signal);
+  }
+
+  async list(actor: Actor, managerName: string, args: PageArgs & { readonly signal?: AbortSignal } = {}): Promise<RowPage> {
+    const manager = this.#require(managerName);
+    await this.ready();
+    const page = await this.#scope(actor, args.signal).list(manager, args);
+    return { items: page.items, page: page.page, pageSize: page.pageSize, hasNextPage: page.hasNextPage, totalCount: await page.totalCount() };
+  }
+
+  async count(actor: Actor, managerName: string, args: ListArgs & { readonly signal?: AbortSignal } = {}): Promise<number> {
+    const manager = this.#require(managerName);
+    await this.ready();
+    return this.#scope(actor, args.signal).count(manager, args);
+  }
+
+  async load(managerName: string, rows: Iterable<Readonly<Record<string, unknown>>>): Promise<number> {
+    const manager = this.#require(managerName);
+    await this.ready();
+    this.#assertOpen();
+    return loadRows(this.database, manager, rows);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#documents.clear();
+    await this.#ready?.catch(() => undefined);
+    await this.database.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Validates the managers as a whole, resolves relations on both sides and returns the app.
+ * Throws one `invalid_definition` error listing every problem. Tables are created by `ready()`
+ * (which every other method awaits).
+ */
+export function defineApp(options: AppOptions): App {
+  const { managers, problems } = resolveManagers(options.managers);
+  if (problems.length > 0) {
+    throw new PlumbError('invalid_definition', `Invalid app definition:\n- ${problems.join('\n- ')}`, { details: { problems } });
+  }
+  return new DataApp(options, managers);
+}

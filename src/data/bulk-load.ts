@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import { PlumbError } from '../core/index.js';
+import { idColumn } from './conditions.js';
+import type { Database } from './database.js';
+import { checkInput } from './inputs.js';
+import type { Manager } from './model.js';
+
+/**
+ * Trusted bulk insert for seeding: no permissions, values checked and converted as create does,
+ * `one` relations as ids, `manyToMany` as id lists, explicit ids allowed. One transaction; rows
+ * without an id get the next free ones. Returns how many rows were inserted.
+ */
+export async function loadRows(database: Database, manager: Manager, rows: Iterable<Readonly<Record<string, unknown>>>): Promise<number> {
+  const idName = idColumn(manager);
+  const max = await database.execute(sql`select max(${sql.ref(idName)}) as m from ${sql.table(manager.table)}`.compile(database.kysely));
+  let nextId = Number(max.rows[0]?.m ?? 0) + 1;
+  let count = 0;
+  try {
+    await database.bulk((writer) => {
+      let columns: string[] | undefined;
+      let columnsKey = '';
+      for (const row of rows) {
+        const checked = checkInput(manager, row, 'load');
+        let id = checked.values.get(idName) as number | undefined;
+        if (id === undefined) {
+          id = nextId++;
+          checked.values.set(idName, id);
+        } else if (id >= nextId) {
+          nextId = id + 1;
+        }
+        const key = [...checked.values.keys()].join(',');
+        if (columns === undefined || key !== columnsKey) {
+          columns = [...checked.values.keys()];
+          columnsKey = key;
+        }
+        writer.append(manager.table, columns, [...checked.values.values()]);
+        for (const [relation, ids] of checked.links) {
+          for (const target of ids) writer.append(relation.through, [relation.sourceColumn, relation.targetColumn], [id, target]);
+        }
+        count++;
+      }
+    });
+  } catch (error) {
+    if (error instanceof PlumbError) {
+      throw new PlumbError(error.code, `load ${manager.name} row ${count + 1}: ${error.message}`, { details: { ...error.details, row: count + 1 }, cause: error });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new PlumbError('conflict', `load ${manager.name} row ${count + 1}: the database refused it (${message}). Check ids and that referenced rows are loaded first.`, {
+      details: { manager: manager.name, row: count + 1 },
+      cause: error,
+    });
+  }
+  return count;
+}

@@ -1,0 +1,20 @@
+/** The data layer: managers over SQL tables, the generated GraphQL schema, execution as an actor. */
+export { defineManager } from './define-manager.js';
+export { defineApp } from './app.js';
+export type { App, AppOptions, AppStats, GraphqlRequest, RowPage } from './app.js';
+export { sqlite } from './sqlite-database.js';
+export type { SqliteDatabase, SqliteOptions } from './sqlite-database.js';
+export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';
+export { fieldTypes } from './definition-types.js';
+export type { FieldSpec, FieldType, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';
+export type { Field, Manager, ManyRelation, ManyToManyRelation, OneRelation, Relation, RelationCardinality, ResolvedPermissions } from './model.js';
+export { filterKeys, resolveLookup, enumerateLookups, maxLookupDepth, operatorsByType } from './lookups.js';
+export type { LookupTarget, ResolvedLookup } from './lookups.js';
+export { lookupOperators } from './check-manager.js';
+export type { LookupOperator } from './check-manager.js';
+export { dataErrorCodes } from './errors.js';
+export type { DataErrorCode } from './errors.js';
+export { dataSettingsSchema, parseDataSettings } from './settings.js';
+export type { DataSettings, DataSettingsInput } from './settings.js';
+export type { ListArgs, PageArgs } from './request-scope.js';
+export type { Row } from './row-codec.js';
