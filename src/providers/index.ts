@@ -36,3 +36,6 @@ export type { StreamDecoder, WireFormat } from './http/http-provider.js';
 export type { AdapterSettings, ResolvedSettings } from './adapter-settings.js';
 export { parseTextToolCall, recognizeTextToolCalls } from './text-tool-calls.js';
 export { ToolCallAssembler } from './tool-call-assembler.js';
+export { createAnthropicProvider, ANTHROPIC_DEFAULTS, ANTHROPIC_VERSION, AnthropicDecoder } from './anthropic/anthropic-provider.js';
+export { toAnthropicMessages, fromAnthropicMessages, toAnthropicTools } from './anthropic/anthropic-messages.js';
+export type { AnthropicBlock, AnthropicMessage, AnthropicTool } from './anthropic/anthropic-messages.js';
