@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Actor } from '../core/index.js';
 
 /**
@@ -9,13 +9,25 @@ export interface ChatField {
   readonly name: string;
   readonly type: string;
   readonly description?: string | undefined;
+  /** Offered as a filter. Default true. */
   readonly filterable?: boolean | undefined;
+  readonly nullable?: boolean | undefined;
+  /** The implicit `id`. */
+  readonly primaryKey?: boolean | undefined;
 }
+
+export type ChatCardinality = 'one' | 'many' | 'manyToMany';
 
 export interface ChatRelation {
   readonly name: string;
-  readonly target: string;
-  readonly cardinality: 'one' | 'many' | 'manyToMany';
+  /** The target manager, by name or as the resolved manager. */
+  readonly target: string | { readonly name: string };
+  /** The data layer calls it `kind`; either spelling is read. */
+  readonly kind?: ChatCardinality | undefined;
+  readonly cardinality?: ChatCardinality | undefined;
+  /** The same relation seen from the target. */
+  readonly reverseName?: string | undefined;
+  readonly nullable?: boolean | undefined;
   readonly description?: string | undefined;
 }
 
@@ -37,8 +49,7 @@ export interface ChatGraphqlRequest {
 export interface ChatApp {
   readonly managers: readonly ChatManager[];
   graphql(request: ChatGraphqlRequest): Promise<ExecutionResult>;
-  /** Valid lookup keys of a manager's filters (the data layer's `filterKeys`). */
-  readonly filterKeys?: (manager: string) => readonly string[];
-  /** Generated mutation names; derived from the managers when absent. */
-  readonly mutationNames?: () => readonly string[];
+  /** The generated schema: mutation names and argument types are read from it when present. */
+  readonly schema?: GraphQLSchema | undefined;
+  readonly settings?: { readonly maxPageSize?: number | undefined } | undefined;
 }

@@ -101,6 +101,7 @@ export type ToolVisibleCode =
   | 'forbidden'
   | 'not_allowed'
   | 'authentication_required'
+  | 'timeout'
   | 'tool_failed';
 
 /**

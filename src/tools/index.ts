@@ -15,4 +15,15 @@ export type { Dispatcher, DispatcherOptions, DispatchContext, ToolCall, ConfirmO
 export { isToolError, isConfirmationRequired, isCancelled, errorResult } from './tool-result.js';
 export type { ToolResult, ToolErrorResult, ToolErrorBody, ConfirmationRequiredResult, CancelledResult } from './tool-result.js';
 export { boundResult } from './bound-result.js';
-export type { ChatApp, ChatManager, ChatField, ChatRelation, ChatGraphqlRequest } from './chat-app.js';
+export type { ChatApp, ChatManager, ChatField, ChatRelation, ChatCardinality, ChatGraphqlRequest } from './chat-app.js';
+export { buildSchemaIndex, createSchemaIndexCache } from './schema-index.js';
+export type { SchemaIndex, SchemaIndexEntry, IndexedManager, RelationEdge } from './schema-index.js';
+export { searchManagers } from './search-managers.js';
+export { findPath } from './find-path.js';
+export { createChatTools, createChatDispatcher } from './chat-tools.js';
+export type { ChatToolSet, ChatDispatcherOptions } from './chat-tools.js';
+export { runQuery, pageCap } from './query-tool.js';
+export type { QueryArguments, QueryResult } from './query-tool.js';
+export type { FieldSelection } from './query-plan.js';
+export { mutationNames, validateMutationSettings } from './mutate-tool.js';
+export { tokenize, singular, snakeName } from './tokens.js';

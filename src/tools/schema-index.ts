@@ -1,0 +1,144 @@
+import { canonicalHash } from '../core/index.js';
+import type { ChatApp, ChatCardinality, ChatManager, ChatRelation } from './chat-app.js';
+import { ownFilterKeys } from './filter-keys.js';
+import { tokenize } from './tokens.js';
+
+/** One exposed manager as the chat tools describe it. */
+export interface SchemaIndexEntry {
+  readonly manager: string;
+  readonly description: string;
+  readonly fields: readonly { readonly name: string; readonly type: string }[];
+  readonly relations: readonly { readonly name: string; readonly target: string; readonly cardinality: ChatCardinality }[];
+  /** Lookup keys on the manager itself; traverse a relation with `<relation>__<key of its target>`. */
+  readonly filters: readonly string[];
+}
+
+/** What search and validation precompute per entry. */
+export interface IndexedManager {
+  readonly entry: SchemaIndexEntry;
+  readonly nameTokens: readonly string[];
+  readonly strongTokens: ReadonlySet<string>;
+  readonly weakTokens: ReadonlySet<string>;
+  readonly haystack: string;
+  readonly fieldTypes: ReadonlyMap<string, string>;
+  readonly relationTargets: ReadonlyMap<string, string>;
+  /** Relation name → the reverse relation's name on its target (to refuse walking straight back). */
+  readonly reverseNames: ReadonlyMap<string, string | undefined>;
+  readonly filterSet: ReadonlySet<string>;
+}
+
+export interface RelationEdge {
+  readonly relation: string;
+  readonly to: string;
+}
+
+/** The exposed part of an app's schema, sorted, with a fingerprint over its canonical JSON. */
+export interface SchemaIndex {
+  readonly entries: readonly SchemaIndexEntry[];
+  /** SHA-256 hex of the entries' canonical JSON. */
+  readonly fingerprint: string;
+  /** The entry of an exposed manager; undefined for unknown and hidden alike. */
+  entry(name: string): SchemaIndexEntry | undefined;
+  indexed(name: string): IndexedManager | undefined;
+  /** Relation edges out of a manager, both directions, sorted by relation name. */
+  edges(name: string): readonly RelationEdge[];
+  readonly all: readonly IndexedManager[];
+}
+
+export function targetName(relation: ChatRelation): string {
+  return typeof relation.target === 'string' ? relation.target : relation.target.name;
+}
+
+export function cardinalityOf(relation: ChatRelation): ChatCardinality {
+  return relation.cardinality ?? relation.kind ?? 'one';
+}
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Builds the index of the managers an app exposes to chat (`chatExposed: true`). */
+export function buildSchemaIndex(managers: readonly ChatManager[]): SchemaIndex {
+  const exposed = new Set(managers.filter((manager) => manager.chatExposed).map((manager) => manager.name));
+  const all: IndexedManager[] = managers
+    .filter((manager) => manager.chatExposed)
+    .sort((a, b) => byName(a.name, b.name))
+    .map((manager) => indexManager(manager, exposed));
+  const entries = all.map((item) => item.entry);
+  const byManager = new Map(all.map((item) => [item.entry.manager, item]));
+  const fingerprint = canonicalHash(entries);
+  const edges = buildEdges(all, byManager);
+  const none: readonly RelationEdge[] = Object.freeze([]);
+  return Object.freeze({
+    edges: (name: string) => edges.get(name) ?? none,
+    entries: Object.freeze(entries),
+    fingerprint,
+    all: Object.freeze(all),
+    entry: (name: string) => byManager.get(name)?.entry,
+    indexed: (name: string) => byManager.get(name),
+  });
+}
+
+function indexManager(manager: ChatManager, exposed: ReadonlySet<string>): IndexedManager {
+  const visibleRelations = manager.relations.filter((relation) => exposed.has(targetName(relation)));
+  const fields = manager.fields.map((field) => ({ name: field.name, type: field.type }));
+  const relations = visibleRelations
+    .map((relation) => ({ name: relation.name, target: targetName(relation), cardinality: cardinalityOf(relation) }))
+    .sort((a, b) => byName(a.name, b.name));
+  const filters = ownFilterKeys(manager.fields, visibleRelations, cardinalityOf);
+  const entry: SchemaIndexEntry = Object.freeze({
+    manager: manager.name,
+    description: manager.description ?? '',
+    fields: Object.freeze(fields),
+    relations: Object.freeze(relations),
+    filters: Object.freeze(filters),
+  });
+  const nameTokens = tokenize(manager.name);
+  const strong = new Set<string>();
+  for (const field of fields) for (const token of tokenize(field.name)) strong.add(token);
+  for (const relation of relations) for (const token of tokenize(relation.name)) strong.add(token);
+  const weak = new Set<string>(tokenize(entry.description));
+  for (const filter of filters) for (const token of tokenize(filter)) weak.add(token);
+  const haystack = [...new Set([...nameTokens, ...strong, ...weak])].join(' ');
+  return {
+    entry,
+    nameTokens,
+    strongTokens: strong,
+    weakTokens: weak,
+    haystack,
+    fieldTypes: new Map(fields.map((field) => [field.name, field.type])),
+    relationTargets: new Map(relations.map((relation) => [relation.name, relation.target])),
+    reverseNames: new Map(visibleRelations.map((relation) => [relation.name, relation.reverseName])),
+    filterSet: new Set(filters),
+  };
+}
+
+function buildEdges(all: readonly IndexedManager[], byManager: ReadonlyMap<string, IndexedManager>): Map<string, RelationEdge[]> {
+  const edges = new Map<string, RelationEdge[]>();
+  const add = (from: string, edge: RelationEdge): void => {
+    const list = edges.get(from) ?? [];
+    if (!list.some((known) => known.relation === edge.relation && known.to === edge.to)) list.push(edge);
+    edges.set(from, list);
+  };
+  for (const item of all) {
+    for (const relation of item.entry.relations) {
+      add(item.entry.manager, { relation: relation.name, to: relation.target });
+      const target = byManager.get(relation.target);
+      const hasReverse = target?.entry.relations.some((back) => back.target === item.entry.manager) ?? false;
+      if (!hasReverse) add(relation.target, { relation: item.reverseNames.get(relation.name) ?? relation.name, to: item.entry.manager });
+    }
+  }
+  for (const list of edges.values()) list.sort((a, b) => byName(a.relation, b.relation));
+  return edges;
+}
+
+/** The index of an app, built on first use and kept for the app's lifetime. */
+export function createSchemaIndexCache(): (app: Pick<ChatApp, 'managers'>) => SchemaIndex {
+  const cache = new WeakMap<object, SchemaIndex>();
+  return (app) => {
+    let index = cache.get(app);
+    if (index === undefined) {
+      index = buildSchemaIndex(app.managers);
+      cache.set(app, index);
+    }
+    return index;
+  };
+}

@@ -1,0 +1,51 @@
+import type { SchemaIndex, SchemaIndexEntry } from './schema-index.js';
+import { singular, tokenize } from './tokens.js';
+
+export const searchResultLimit = 10;
+
+const nameScore = 8;
+const strongScore = 4;
+const weakScore = 2;
+const substringScore = 1;
+
+/**
+ * Ranks exposed managers for a query. Each query term (and its singular form) scores against a
+ * manager's tokens: equal to a name token 8, to a field or relation token 4, to a description or
+ * filter token 2, a substring of the joined tokens 1. When some managers match every term only
+ * those stay. Order: score, then fewer name tokens, then name. Up to 10; blank or no match → [].
+ */
+export function searchManagers(index: SchemaIndex, query: string): SchemaIndexEntry[] {
+  const terms = [...new Set(tokenize(query))];
+  if (terms.length === 0) return [];
+  const forms = terms.map((term) => {
+    const one = singular(term);
+    return one === term ? [term] : [term, one];
+  });
+  type Hit = { readonly score: number; readonly all: boolean; readonly nameLength: number; readonly name: string; readonly entry: SchemaIndexEntry };
+  const hits: Hit[] = [];
+  let anyAll = false;
+  for (const item of index.all) {
+    let score = 0;
+    let matched = 0;
+    for (const variants of forms) {
+      let best = 0;
+      for (const form of variants) {
+        let value = 0;
+        if (item.nameTokens.includes(form)) value = nameScore;
+        else if (item.strongTokens.has(form)) value = strongScore;
+        else if (item.weakTokens.has(form)) value = weakScore;
+        else if (item.haystack.includes(form)) value = substringScore;
+        if (value > best) best = value;
+      }
+      if (best > 0) matched++;
+      score += best;
+    }
+    if (score === 0) continue;
+    const all = matched === forms.length;
+    if (all) anyAll = true;
+    hits.push({ score, all, nameLength: item.nameTokens.length, name: item.entry.manager, entry: item.entry });
+  }
+  const kept = anyAll ? hits.filter((hit) => hit.all) : hits;
+  kept.sort((a, b) => b.score - a.score || a.nameLength - b.nameLength || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return kept.slice(0, searchResultLimit).map((hit) => hit.entry);
+}
