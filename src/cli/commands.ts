@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIo } from './program.js';
+import { registerGraphqlCommand } from './commands/graphql.js';
+import { registerServeCommand } from './commands/serve.js';
 
 /** Every `plumb` command, one file each under `commands/`. */
 export function registerCommands(program: Command, io: CliIo): void {
-  void program;
-  void io;
+  registerGraphqlCommand(program, io);
+  registerServeCommand(program, io);
 }

@@ -1,0 +1,42 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import type { Actor } from '../core/index.js';
+import type { App } from '../data/index.js';
+import { createDemoApp, defaultDemoDatabasePath, demoActor, demoActorNames } from '../demo/index.js';
+import { CliUsageError } from './program.js';
+
+/** The options every command that opens the app shares. */
+export interface AppOptions {
+  readonly demo?: boolean;
+  readonly db?: string;
+  readonly as?: string;
+}
+
+export function addAppOptions(command: Command): Command {
+  return command
+    .option('--demo', 'use the embedded demo shop (SQLite, seeded on first use)')
+    .option('--db <path>', `the demo's SQLite file (default ${defaultDemoDatabasePath}; ':memory:' for a throwaway one)`)
+    .addOption(new Option('--as <user>', 'act as this demo user').choices(demoActorNames.map(String)).default('anonymous'));
+}
+
+export async function openApp(options: AppOptions): Promise<App> {
+  if (options.demo !== true && options.db === undefined) {
+    throw new CliUsageError('say which app to open: --demo (or --db PATH for the demo over another SQLite file)');
+  }
+  return createDemoApp({ path: options.db ?? defaultDemoDatabasePath });
+}
+
+export function actorFrom(options: AppOptions): Actor {
+  const name = options.as ?? 'anonymous';
+  const actor = demoActor(name);
+  if (actor === undefined) throw new CliUsageError(`unknown user '${name}'; choose one of ${demoActorNames.join(', ')}`);
+  return actor;
+}
+
+export function parseJsonOption(value: string, name: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch (error) {
+    throw new CliUsageError(`${name} is not valid JSON: ${(error as Error).message}`);
+  }
+}

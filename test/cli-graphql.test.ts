@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb } from './support/cli.js';
+import { tempDir } from './support/temp.js';
+
+describe('plumb graphql', () => {
+  const dir = tempDir();
+  const db = join(dir.path, 'demo.sqlite');
+  beforeAll(async () => {
+    // The first run creates and seeds the demo file; the others reuse it.
+    expect((await plumb('graphql', '{ materialList { pageInfo { totalCount } } }', '--db', db)).code).toBe(0);
+  });
+  afterAll(() => dir.remove());
+
+  it('prints orders 4411 and 4412 with totalCount 2 for alice (the README example)', async () => {
+    const run = await plumb(
+      'graphql',
+      '{ orderList(filter: {id__in: [4411, 4412]}) { items { id total } pageInfo { totalCount } } }',
+      '--db', db, '--as', 'alice',
+    );
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.orderList.pageInfo.totalCount).toBe(2);
+    expect(result.data.orderList.items).toEqual([
+      { id: '4411', total: '74.00' },
+      { id: '4412', total: '121.00' },
+    ]);
+  });
+
+  it('hides orders from anonymous visitors and says why on exit 1', async () => {
+    const run = await plumb('graphql', '{ orderList { pageInfo { totalCount } } }', '--db', db);
+    const result = JSON.parse(run.stdout);
+    expect(result.data?.orderList?.pageInfo.totalCount ?? 0).toBe(0);
+  });
+
+  it('takes variables as JSON', async () => {
+    const run = await plumb(
+      'graphql',
+      'query ($name: String) { materialList(filter: { name: $name }) { items { name density } } }',
+      '--variables', '{"name":"Cobalt"}', '--db', db,
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).data.materialList.items).toEqual([{ name: 'Cobalt', density: 8.9 }]);
+  });
+
+  it('exits 1 and prints the errors for a malformed document', async () => {
+    const run = await plumb('graphql', '{ materialList { items { name }', '--db', db);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).errors[0].message).toMatch(/Syntax Error/);
+    expect(run.stderr).toMatch(/^plumb: the result has 1 error/);
+  });
+
+  it.each([
+    [['graphql'], /missing required argument 'document'/],
+    [['graphql', '{ a }', '--db', ':memory:', '--as', 'mallory'], /Allowed choices are anonymous, alice, bob|argument 'mallory' is invalid/],
+    [['graphql', '{ a }', '--db', ':memory:', '--variables', '{nope'], /--variables is not valid JSON/],
+    [['graphql', '{ a }', '--db', ':memory:', '--variables', '[1]'], /--variables must be a JSON object/],
+    [['graphql', '{ a }'], /say which app to open/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+  ])('exits 2 with a one-line reason for %j', async (args, reason) => {
+    const run = await plumb(...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(reason);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('has --help', async () => {
+    const run = await plumb('graphql', '--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Usage: plumb graphql \[options\] <document>/);
+  });
+});
