@@ -1,0 +1,34 @@
+import type { ErrorCatalogue } from '../core/index.js';
+
+/**
+ * Every code the engine answers with, in `error` events, failed turns and thrown misuse.
+ * Provider failures keep the providers folder's codes (`provider_timeout`, …) and tool results
+ * keep the tools folder's codes. Documented in docs/engine.md under "Error codes".
+ */
+export const engineErrorCodes = {
+  bad_message: 'The text of a turn is missing or blank, or the request key is missing.',
+  session_required: 'An anonymous actor without a session key cannot own a thread.',
+  thread_not_found: 'No thread with that id belongs to the actor (another owner\'s thread looks the same).',
+  turn_not_found: 'No turn with that id belongs to the actor.',
+  request_conflict: 'The request key was already used for a turn with different text.',
+  turn_in_progress: 'The thread already has an active turn (accepted, running or waiting).',
+  confirmation_unavailable: 'The confirmation is unknown, not the actor\'s, or its turn is no longer waiting for it.',
+  no_provider: 'The turn needs a model and the engine has no provider configured.',
+  tool_call_limit: 'The turn reached maxToolCallsPerMessage read tool calls; no further call runs.',
+  tool_retry_limit: 'The turn exceeded maxRetriesPerMessage failed tool calls.',
+  mutation_limit: 'The turn reached maxMutationsPerMessage write executions; no further write runs.',
+  turn_limit: 'The turn reached maxTotalRoundsPerMessage provider rounds; no further round starts.',
+  mutation_batch_unsupported: 'A completion asked for a write together with another tool call; none of them ran.',
+  tool_argument_correction_exhausted: 'The model sent invalid tool arguments again after two corrections.',
+  tool_repetition: 'The model kept repeating the same tool call with the same arguments.',
+  cancelled: 'The turn was cancelled.',
+  interrupted: 'The process stopped while the turn was running; no write was in flight, so it can be retried.',
+  effect_outcome_unknown: 'A write was running when the turn stopped; its outcome is unknown, it is never re-run and the turn cannot be retried.',
+  not_retryable: 'Only a turn that failed with interrupted or a provider failure can be retried.',
+  provider_error: 'The provider failed in a way that carries no provider code.',
+  chat_error: 'An unexpected internal failure; details went to the error hook.',
+  invalid_engine_settings: 'The engine settings do not match their schema.',
+  engine_closed: 'The engine was closed; create a new one.',
+} as const satisfies ErrorCatalogue;
+
+export type EngineErrorCode = keyof typeof engineErrorCodes;

@@ -1,0 +1,93 @@
+import type { JsonValue } from '../core/index.js';
+import type { ItemRecord, NewItem } from '../store/index.js';
+
+/**
+ * The shapes of item data the engine writes, and tolerant readers for them. Every item of a
+ * model step carries the step (the turn's provider round) it came from.
+ */
+export interface ToolCallData {
+  readonly callId: string;
+  readonly name: string;
+  /** The model's JSON text, verbatim. */
+  readonly arguments: string;
+  /** `read`, `write`, `irreversible`, or `unknown` for a tool the dispatcher does not know. */
+  readonly effect: string;
+  readonly step: number;
+}
+export interface ToolResultData {
+  readonly callId: string;
+  readonly name: string;
+  readonly result: JsonValue;
+}
+export interface ConfirmationRequestData {
+  readonly confirmationId: string;
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: JsonValue;
+  readonly expiresAt: string;
+}
+export type ConfirmationOutcome = 'approved' | 'rejected' | 'expired' | 'cancelled';
+export interface ConfirmationResolutionData {
+  readonly confirmationId: string;
+  readonly callId: string;
+  readonly outcome: ConfirmationOutcome;
+}
+
+type Data = Readonly<Record<string, JsonValue>>;
+
+function record(item: ItemRecord): Data {
+  return item.data !== null && typeof item.data === 'object' && !Array.isArray(item.data) ? (item.data as Data) : {};
+}
+function text(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+function num(value: JsonValue | undefined): number {
+  return typeof value === 'number' ? value : 0;
+}
+
+export function itemText(item: ItemRecord): string {
+  return text(record(item).text);
+}
+export function itemStep(item: ItemRecord): number {
+  return num(record(item).step);
+}
+export function toolCallOf(item: ItemRecord): ToolCallData {
+  const d = record(item);
+  return { callId: text(d.callId), name: text(d.name), arguments: text(d.arguments), effect: text(d.effect) || 'unknown', step: num(d.step) };
+}
+export function toolResultOf(item: ItemRecord): ToolResultData {
+  const d = record(item);
+  return { callId: text(d.callId), name: text(d.name), result: d.result ?? null };
+}
+export function confirmationRequestOf(item: ItemRecord): ConfirmationRequestData {
+  const d = record(item);
+  return {
+    confirmationId: text(d.confirmationId),
+    callId: text(d.callId),
+    name: text(d.name),
+    arguments: d.arguments ?? null,
+    expiresAt: text(d.expiresAt),
+  };
+}
+export function confirmationResolutionOf(item: ItemRecord): ConfirmationResolutionData {
+  const d = record(item);
+  return { confirmationId: text(d.confirmationId), callId: text(d.callId), outcome: text(d.outcome) as ConfirmationOutcome };
+}
+export function errorOf(item: ItemRecord): { readonly code: string; readonly message: string } {
+  const d = record(item);
+  return { code: text(d.code), message: text(d.message) };
+}
+export function retryReason(item: ItemRecord): string {
+  return text(record(item).reason);
+}
+
+export const newItems = {
+  assistantText: (value: string, step: number): NewItem => ({ kind: 'assistant_text', data: { text: value, step } }),
+  toolCall: (data: ToolCallData): NewItem => ({ kind: 'tool_call', data: { ...data } }),
+  toolResult: (data: ToolResultData): NewItem => ({ kind: 'tool_result', data: { ...data } }),
+  confirmationRequest: (data: ConfirmationRequestData): NewItem => ({ kind: 'confirmation_request', data: { ...data } }),
+  confirmationResolution: (data: ConfirmationResolutionData): NewItem => ({ kind: 'confirmation_resolution', data: { ...data } }),
+  error: (code: string, message: string): NewItem => ({ kind: 'error', data: { code, message } }),
+  summary: (value: string, throughItemId: string): NewItem => ({ kind: 'summary', data: { text: value, throughItemId } }),
+  retryMarker: (data: Readonly<Record<string, JsonValue>>): NewItem => ({ kind: 'retry_marker', data: { ...data } }),
+};
