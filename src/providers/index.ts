@@ -39,3 +39,6 @@ export { ToolCallAssembler } from './tool-call-assembler.js';
 export { createAnthropicProvider, ANTHROPIC_DEFAULTS, ANTHROPIC_VERSION, AnthropicDecoder } from './anthropic/anthropic-provider.js';
 export { toAnthropicMessages, fromAnthropicMessages, toAnthropicTools } from './anthropic/anthropic-messages.js';
 export type { AnthropicBlock, AnthropicMessage, AnthropicTool } from './anthropic/anthropic-messages.js';
+export { createOllamaProvider, OLLAMA_DEFAULTS, OllamaDecoder } from './ollama/ollama-provider.js';
+export { toOllamaMessages, fromOllamaMessages, toOllamaTools } from './ollama/ollama-messages.js';
+export type { OllamaMessage, OllamaTool, OllamaToolCall } from './ollama/ollama-messages.js';
