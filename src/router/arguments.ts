@@ -1,0 +1,193 @@
+/** Filling a tool's arguments from one clause of a turn: context, dates, cues, enums, then types. */
+import type { JsonValue } from '../core/index.js';
+import type { HostClock } from './clock.js';
+import { formatDate, formatDateTime } from './clock.js';
+import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compile.js';
+import type { DateMention } from './dates.js';
+import type { Rulebook } from './rulebook.js';
+import { contextKey, destinationKinds } from './rulebook.js';
+import type { ArgumentSource, RouterContext } from './types.js';
+import type { TurnValue } from './values.js';
+
+export interface Filled {
+  readonly args: Record<string, JsonValue>;
+  readonly sources: Record<string, ArgumentSource>;
+  /** A parameter given several values (`orders 4411 and 4412`): the values in the order typed. */
+  several: { readonly parameter: string; readonly values: readonly JsonValue[]; readonly texts: readonly string[] } | null;
+  readonly claimed: Set<TurnValue>;
+  readonly rules: string[];
+}
+
+export interface ClauseView {
+  readonly turn: string;
+  readonly folded: string;
+  readonly start: number;
+  readonly end: number;
+  readonly values: readonly TurnValue[];
+  readonly dates: readonly DateMention[];
+}
+
+const FILLER = /^(?:\s|[:=#]|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\bis\b|\bof\b|\bde\b|\bdo\b|\bda\b|\bcalled\b|\bnamed\b|\bchamad[oa]\b|\bfor\b|\bwith\b|\bbe\b|\bto\b|\bsera\b|\be\b(?=\s*[:"“'\d]))*/;
+const LIST_JOIN = /^\s*(?:,|\band\b|\be\b|&|\bor\b|\bou\b)\s*(?:,|\band\b|\be\b)?\s*/;
+const FREE_TEXT_STOP = /\s*(?:[,.;!?()]|\b(?:and|then|to it|to that|to them|for it|with|in|on|at|from|e|depois|nele|nela|para|pra|com|no|na|em)\b)/;
+
+export function isFreeText(p: CompiledParameter): boolean {
+  return p.info.type === 'string' && p.pattern === null && p.info.format === null && p.info.enumValues === null && !looksLikeIdentifier(p.info.name);
+}
+
+function looksLikeIdentifier(name: string): boolean {
+  return /(?:^|_|[a-z])(?:id|Id|ID|code|number|num|no|zip)$/.test(name);
+}
+
+export function isDateParameter(p: CompiledParameter): boolean {
+  return p.info.format === 'date' || p.info.format === 'date-time';
+}
+
+/** Whether a value found in a turn fits a parameter's type, format, pattern and destination rule. */
+export function fits(p: CompiledParameter, value: TurnValue, tool: string, rulebook: Rulebook): boolean {
+  const kinds = destinationKinds(rulebook, tool, p.info.name);
+  if (value.kind === 'url' || value.kind === 'email' || value.kind === 'channel') {
+    if (kinds.length > 0) return kinds.includes(value.kind);
+    if (value.kind === 'email') return p.info.format === 'email' && !hasOtherDestinationRule(rulebook, p.info.name);
+    if (value.kind === 'url') return (p.info.format === 'uri' || p.info.format === 'url') && !hasOtherDestinationRule(rulebook, p.info.name);
+    return false;
+  }
+  if (kinds.length > 0 || p.info.format === 'email' || p.info.format === 'uri' || isDateParameter(p)) return false;
+  if (p.info.enumValues !== null) return p.info.enumValues.includes(value.value);
+  switch (p.info.type) {
+    case 'integer':
+      return value.kind === 'integer';
+    case 'number':
+      return value.kind === 'integer' || value.kind === 'decimal';
+    case 'string':
+      if (value.kind === 'quoted') return isFreeText(p);
+      if (p.pattern !== null) return p.pattern.test(value.value);
+      return looksLikeIdentifier(p.info.name) && value.kind === 'integer';
+    default:
+      return false;
+  }
+}
+
+function hasOtherDestinationRule(rulebook: Rulebook, parameter: string): boolean {
+  return Object.keys(rulebook.destinations).some((key) => key === parameter || key.endsWith(`.${parameter}`));
+}
+
+export function convert(p: CompiledParameter, value: TurnValue): JsonValue {
+  if (p.info.type === 'integer' || p.info.type === 'number') return Number(value.value);
+  return value.value;
+}
+
+/** Fills what the clause gives; what stays empty is the caller's to ask for. */
+export function fillArguments(
+  tool: CompiledTool,
+  clause: ClauseView,
+  lang: CompiledLanguage,
+  rulebook: Rulebook,
+  context: RouterContext,
+  clock: HostClock | null,
+): Filled {
+  const filled: Filled = { args: {}, sources: {}, several: null, claimed: new Set(), rules: [] };
+  const name = tool.info.name;
+  const open = (p: CompiledParameter): boolean => !(p.info.name in filled.args);
+  const set = (p: CompiledParameter, value: JsonValue, source: ArgumentSource, rule: string): void => {
+    filled.args[p.info.name] = value;
+    filled.sources[p.info.name] = source;
+    filled.rules.push(rule);
+  };
+
+  for (const p of tool.parameters) {
+    const key = contextKey(rulebook, name, p.info.name);
+    if (key !== undefined && context[key] !== undefined) set(p, context[key], 'context', `A4 context ${p.info.name}`);
+  }
+
+  const date = clause.dates[0];
+  if (date !== undefined) {
+    const typed = clause.turn.slice(date.start, date.end);
+    const write = (p: CompiledParameter, local: number | null): JsonValue =>
+      local === null ? typed : p.info.format === 'date' ? formatDate(local) : formatDateTime(local, clock as HostClock);
+    const period = tool.info.period;
+    if (period !== null) {
+      const start = tool.parameters.find((p) => p.info.name === period.start);
+      const end = tool.parameters.find((p) => p.info.name === period.end);
+      const last = clause.dates[clause.dates.length - 1] ?? date;
+      if (start !== undefined && open(start)) set(start, write(start, date.from), 'turn', `A6 date ${start.info.name}`);
+      if (end !== undefined && open(end)) set(end, last.to === null ? clause.turn.slice(last.start, last.end) : write(end, last.to), 'turn', `A6 date ${end.info.name}`);
+    } else {
+      const one = tool.parameters.find((p) => open(p) && isDateParameter(p));
+      if (one !== undefined) set(one, write(one, date.from), 'turn', `A6 date ${one.info.name}`);
+    }
+  }
+
+  const inClause = clause.values;
+  const valueAt = (index: number): TurnValue | undefined => inClause.find((v) => v.start === index && !filled.claimed.has(v));
+
+  for (const p of tool.parameters) {
+    if (!open(p)) continue;
+    for (const cue of p.cues.all(clause.folded)) {
+      const after = clause.start + cue.end;
+      const rest = clause.folded.slice(cue.end);
+      const skip = FILLER.exec(rest)?.[0].length ?? 0;
+      let at = after + skip;
+      let value = valueAt(at);
+      if (value !== undefined && fits(p, value, name, rulebook)) {
+        const list: TurnValue[] = [value];
+        for (;;) {
+          const tail = clause.turn.slice(value.end, clause.end);
+          const join = LIST_JOIN.exec(tail.toLowerCase());
+          if (join === null) break;
+          at = value.end + join[0].length;
+          const next = valueAt(at);
+          if (next === undefined || next.kind !== value.kind || !fits(p, next, name, rulebook)) break;
+          list.push(next);
+          value = next;
+        }
+        for (const v of list) filled.claimed.add(v);
+        if (list.length > 1 && filled.several === null) {
+          filled.several = { parameter: p.info.name, values: list.map((v) => convert(p, v)), texts: list.map((v) => v.text) };
+          set(p, convert(p, list[0] as TurnValue), 'turn', `A1 cue ${p.info.name}`);
+        } else set(p, convert(p, list[0] as TurnValue), 'turn', `A1 cue ${p.info.name}`);
+        break;
+      }
+      if (p.info.enumValues !== null || p.values.size > 0) {
+        const word = p.valueSet.all(rest.slice(skip))[0];
+        if (word !== undefined && word.start === 0) {
+          set(p, p.values.get(word.phrase) ?? word.phrase, 'turn', `A1 cue ${p.info.name}`);
+          break;
+        }
+      }
+      if (isFreeText(p) && value === undefined) {
+        const text = clause.turn.slice(at, clause.end);
+        const stop = FREE_TEXT_STOP.exec(clause.folded.slice(at - clause.start));
+        const cut = text.slice(0, stop === null ? text.length : stop.index).trim();
+        if (cut.length > 0 && /^[\p{Lu}\p{N}]/u.test(cut) && !lang.stopwords.has(cut.toLowerCase())) {
+          set(p, cut, 'turn', `A1 cue ${p.info.name}`);
+          break;
+        }
+      }
+    }
+  }
+
+  for (const p of tool.parameters) {
+    if (!open(p) || p.values.size === 0) continue;
+    const found = new Set(p.valueSet.all(clause.folded).map((m) => p.values.get(m.phrase) ?? m.phrase));
+    if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
+  }
+
+  // By type: a parameter takes a value when that value is the only one that fits it and fits nothing else open.
+  for (let changed = true; changed; ) {
+    changed = false;
+    const free = inClause.filter((v) => !filled.claimed.has(v));
+    const openParams = tool.parameters.filter((p) => open(p));
+    for (const p of openParams) {
+      const candidates = free.filter((v) => fits(p, v, name, rulebook));
+      if (candidates.length !== 1) continue;
+      const value = candidates[0] as TurnValue;
+      if (openParams.filter((q) => fits(q, value, name, rulebook)).length !== 1) continue;
+      filled.claimed.add(value);
+      set(p, convert(p, value), 'turn', `A2 type ${p.info.name}`);
+      changed = true;
+      break;
+    }
+  }
+  return filled;
+}

@@ -1,0 +1,141 @@
+/**
+ * What a router compiles once from its catalogue and vocabulary, per language: phrase matchers for
+ * triggers, cues, verbs, calculations and dates. Reading a turn only runs these.
+ */
+import type { Catalogue, ParameterInfo, ToolInfo } from './catalogue.js';
+import type { DateGrammar } from './dates.js';
+import { compileDateGrammar } from './dates.js';
+import type { Rulebook } from './rulebook.js';
+import type { ComputeOperation, Language } from './types.js';
+import { foldPhrase, stem } from './text.js';
+import type { Vocabulary } from './vocabulary.js';
+import type { LanguageWords } from './vocabulary-types.js';
+
+export interface PhraseMatch {
+  readonly phrase: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Finds phrases in folded text on word boundaries. */
+export class PhraseSet {
+  readonly #pattern: RegExp | null;
+  constructor(phrases: readonly string[]) {
+    const sorted = [...new Set(phrases.filter((p) => p.length > 0))].sort((a, b) => b.length - a.length);
+    this.#pattern = sorted.length === 0 ? null : new RegExp(`(?<![a-z0-9])(?:${sorted.map(escapePhrase).join('|')})(?![a-z0-9])`, 'g');
+  }
+  all(folded: string): PhraseMatch[] {
+    if (this.#pattern === null) return [];
+    const out: PhraseMatch[] = [];
+    for (const m of folded.matchAll(this.#pattern)) out.push({ phrase: m[0].replace(/\s+/g, ' '), start: m.index, end: m.index + m[0].length });
+    return out;
+  }
+  test(folded: string): boolean {
+    if (this.#pattern === null) return false;
+    this.#pattern.lastIndex = 0;
+    const found = this.#pattern.test(folded);
+    this.#pattern.lastIndex = 0;
+    return found;
+  }
+}
+
+export function escapePhrase(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+}
+
+export interface CompiledParameter {
+  readonly info: ParameterInfo;
+  readonly cues: PhraseSet;
+  readonly label: string | null;
+  readonly pattern: RegExp | null;
+  /** Folded synonym → canonical value, for enums and vocabulary values. */
+  readonly values: ReadonlyMap<string, string>;
+  readonly valueSet: PhraseSet;
+}
+
+export interface CompiledTool {
+  readonly info: ToolInfo;
+  readonly triggers: PhraseSet;
+  readonly label: string | null;
+  readonly parameters: readonly CompiledParameter[];
+  /** Name words worth matching (stemmed, no stopwords, longer than 2 letters). */
+  readonly keyWords: readonly string[];
+  readonly descriptionWords: ReadonlySet<string>;
+}
+
+export interface CompiledLanguage {
+  readonly language: Language;
+  readonly words: LanguageWords;
+  readonly tools: readonly CompiledTool[];
+  readonly toolsByName: ReadonlyMap<string, CompiledTool>;
+  readonly readVerbs: PhraseSet;
+  readonly writeVerbs: PhraseSet;
+  readonly compute: PhraseSet;
+  readonly computeKeys: ReadonlyMap<string, ComputeOperation>;
+  readonly then: PhraseSet;
+  readonly and: PhraseSet;
+  readonly it: PhraseSet;
+  readonly availability: PhraseSet;
+  readonly foreign: PhraseSet;
+  readonly dates: DateGrammar;
+  /** Every tool-name or trigger word: what a reply names when it picks a candidate. */
+  readonly stopwords: ReadonlySet<string>;
+}
+
+const OPERATIONS: readonly ComputeOperation[] = ['count', 'sum', 'average', 'minimum', 'maximum', 'difference', 'ratio', 'percentage'];
+
+export function compileLanguage(language: Language, vocabulary: Vocabulary, catalogue: Catalogue, rulebook: Rulebook): CompiledLanguage {
+  void rulebook;
+  const words = vocabulary.words[language];
+  const tools: CompiledTool[] = [];
+  for (const info of catalogue.tools.values()) {
+    const toolWords = words.tools[info.name];
+    const parameters = info.parameters.map((p): CompiledParameter => {
+      const entry = words.parameters[p.name] ?? words.parameters[`${info.name}.${p.name}`];
+      const ownCues = p.words.filter((w) => w.length > 2 && !['id', 'the'].includes(w));
+      const cueWords = [...(entry?.cues ?? []), ...(entry === undefined || entry.cues.length === 0 ? [foldPhrase(p.name.replace(/[_.]/g, ' ')), ...ownCues] : [])];
+      const values = new Map<string, string>();
+      for (const value of p.enumValues ?? []) values.set(foldPhrase(value.replace(/_/g, ' ')), value);
+      for (const [canonical, synonyms] of Object.entries(words.values[p.name] ?? {})) {
+        values.set(foldPhrase(canonical), canonical);
+        for (const synonym of synonyms) values.set(synonym, canonical);
+      }
+      let pattern: RegExp | null = null;
+      if (typeof p.schema.pattern === 'string') {
+        try {
+          pattern = new RegExp(p.schema.pattern, 'u');
+        } catch {
+          pattern = null;
+        }
+      }
+      return { info: p, cues: new PhraseSet(cueWords), label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]) };
+    });
+    tools.push({
+      info,
+      triggers: new PhraseSet(toolWords?.triggers ?? []),
+      label: toolWords?.label ?? null,
+      parameters,
+      keyWords: [...new Set(info.nameWords.filter((w) => w.length > 2 && !words.stopwords.has(w)))],
+      descriptionWords: new Set(info.descriptionWords.filter((w) => w.length > 2 && !words.stopwords.has(w)).map(stem)),
+    });
+  }
+  const computeKeys = new Map<string, ComputeOperation>();
+  for (const op of OPERATIONS) for (const phrase of words.compute[op] ?? []) if (!computeKeys.has(phrase)) computeKeys.set(phrase, op);
+  return {
+    language,
+    words,
+    tools,
+    toolsByName: new Map(tools.map((t) => [t.info.name, t])),
+    readVerbs: new PhraseSet(words.readVerbs),
+    writeVerbs: new PhraseSet(words.writeVerbs),
+    compute: new PhraseSet([...computeKeys.keys()]),
+    computeKeys,
+    then: new PhraseSet(words.connectors['then'] ?? []),
+    and: new PhraseSet(words.connectors['and'] ?? []),
+    it: new PhraseSet(words.connectors['it'] ?? []),
+    availability: new PhraseSet(words.availability),
+    foreign: new PhraseSet(words.foreign),
+    dates: compileDateGrammar(language, words),
+    stopwords: words.stopwords,
+  };
+}

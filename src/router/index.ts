@@ -1,0 +1,45 @@
+/**
+ * The deterministic router: reads a turn into a TurnPlan (run, ask, declined, unread) and carries a
+ * Session between turns, in English and Brazilian Portuguese. Pure: no I/O, no clock of its own.
+ */
+export { createRouter } from './router.js';
+export type { Router, RouterOptions, PlanOptions } from './router.js';
+export { sessionFromJSON, SESSION_FORMAT, MAX_TURNS_KEPT, MAX_HISTORY, MAX_THUMBS, RUN_OUTCOMES } from './session.js';
+export type { Session, SessionOptions, SessionState, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
+export type { ConfirmationToken } from './tokens.js';
+export { catalogueFromTools, loadCatalogue } from './catalogue.js';
+export type { Catalogue, ToolDefinitionLike } from './catalogue.js';
+export { loadRulebook } from './rulebook.js';
+export type { Rulebook, RulebookInput, DestinationKind } from './rulebook.js';
+export { loadVocabulary, asLanguage } from './vocabulary.js';
+export type { Vocabulary } from './vocabulary.js';
+export type { VocabularyFile, VocabularyInput } from './vocabulary-types.js';
+export { runCompute } from './compute.js';
+export type { ComputeResult } from './compute.js';
+export { checkArguments } from './schema-check.js';
+export { readDates } from './read-dates.js';
+export type { ReadDate } from './read-dates.js';
+export { readPortugueseNumber } from './numbers-pt.js';
+export { MAX_TURN_LENGTH } from './planner.js';
+export { routerErrorCodes } from './errors.js';
+export type { RouterErrorCode } from './errors.js';
+export { EFFECTS, LANGUAGES, OUTCOMES } from './types.js';
+export type {
+  ArgumentSource,
+  CatalogueEntry,
+  ChainLink,
+  ComputeOperation,
+  Effect,
+  Guidance,
+  GuidanceNext,
+  JsonSchema,
+  Language,
+  OnUnread,
+  Outcome,
+  PlanItem,
+  RouterContext,
+  SagaLink,
+  Selection,
+  StepKind,
+  TurnPlan,
+} from './types.js';

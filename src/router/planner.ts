@@ -1,0 +1,410 @@
+/** Reading one turn into a TurnPlan: clauses, tools, arguments, dates, calculations, declines. */
+import type { JsonObject, JsonValue } from '../core/index.js';
+import type { Filled } from './arguments.js';
+import { fillArguments, isFreeText } from './arguments.js';
+import type { HostClock } from './clock.js';
+import { readClock } from './clock.js';
+import type { CompiledLanguage, CompiledTool } from './compile.js';
+import type { DateMention } from './dates.js';
+import { findDates } from './dates.js';
+import type { RouterCore } from './router-core.js';
+import { selectTool } from './select.js';
+import { fold, humanize, listWords, tokenize } from './text.js';
+import type { ArgumentSource, ComputeOperation, Guidance, Language, OnUnread, PlanItem, RouterContext, SagaLink, StepKind, TurnPlan, ChainLink } from './types.js';
+import type { TurnValue } from './values.js';
+import { findValues } from './values.js';
+
+/** The longest turn the router reads; a longer one is unread. */
+export const MAX_TURN_LENGTH = 4000;
+
+export interface ReadOptions {
+  readonly language: Language;
+  readonly context: RouterContext;
+  readonly onUnread: OnUnread;
+  readonly rephrasesSpent: number;
+  readonly index: number;
+  /** Read the turn with this tool (a reply that picked one of two candidates). */
+  readonly forceTool?: string;
+}
+
+/** A step as it is built, before the plan is finished. */
+export interface Draft {
+  kind: StepKind;
+  text: string;
+  decidedBy: string;
+  dependsOn: number[];
+  tool: string | null;
+  args: Record<string, JsonValue>;
+  sources: Record<string, ArgumentSource>;
+  missing: string[];
+  candidates: string[];
+  question: string | null;
+  supplied: Record<string, number>;
+  compute: { operation: ComputeOperation; field: string | null } | null;
+  severalOf: { parameter: string; texts: readonly string[] } | null;
+}
+
+interface Clause {
+  readonly start: number;
+  readonly end: number;
+}
+
+export function readTurn(core: RouterCore, turn: string, options: ReadOptions): TurnPlan {
+  const lang = core.languages[options.language];
+  const clock: HostClock | null = typeof options.context.now === 'string' ? readClock(options.context.now) : null;
+  const whole: Clause = { start: 0, end: turn.length };
+  if (turn.length > MAX_TURN_LENGTH || turn.trim().length === 0) {
+    return finish(core, lang, turn, [unreadDraft(turn.slice(0, 200), turn.length > MAX_TURN_LENGTH ? 'U4 too long' : 'U1 nothing convincing')], options, []);
+  }
+  const folded = fold(turn);
+  if (lang.foreign.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U2 language')], options, []);
+
+  const values = findValues(turn, options.language, lang.words.channels, folded);
+  const dates = findDates(folded, lang.dates, clock);
+  const clauses = splitClauses(lang, folded, whole);
+  const drafts: Draft[] = [];
+  const evidence: string[] = [];
+  const claimed = new Set<TurnValue>();
+  const computeOps = lang.compute.all(folded);
+
+  for (const [clauseIndex, clause] of clauses.entries()) {
+    const cFolded = folded.slice(clause.start, clause.end);
+    const cText = turn.slice(clause.start, clause.end);
+    const cValues = values.filter((v) => v.start >= clause.start && v.end <= clause.end);
+    const cDates = dates.filter((d) => d.start >= clause.start && d.end <= clause.end);
+    const forced = options.forceTool === undefined ? undefined : lang.toolsByName.get(options.forceTool);
+    const selection = forced === undefined ? selectTool(lang, cFolded, tokenize(cFolded), cValues, cDates) : null;
+    let tool: CompiledTool | null = forced ?? selection?.chosen?.tool ?? null;
+    let decidedBy = forced !== undefined ? `Q3 candidate ${forced.info.name}` : selection?.chosen?.trigger != null ? `T1 trigger ${selection.chosen.trigger}` : 'T2 name';
+    if (selection !== null) evidence.push(...selection.ranked.slice(0, 3).map((s) => s.evidence));
+
+    const availability = lang.availability.test(cFolded) && cDates.length > 0;
+    if (availability && (selection?.chosen == null || selection.chosen.trigger === null) && forced === undefined) {
+      const listers = lang.tools.filter((t) => t.info.effect === 'read' && t.info.period !== null);
+      if (listers.length !== 1) {
+        drafts.push({ ...unreadDraft(cText, 'U3 availability'), candidates: listers.map((t) => t.info.name) });
+        evidence.push(listers.length === 0 ? 'no read tool takes a start and an end' : `several read tools take a start and an end: ${listers.map((t) => t.info.name).join(', ')}`);
+        continue;
+      }
+      tool = listers[0] as CompiledTool;
+      decidedBy = 'D1 availability';
+    }
+
+    if (tool === null) {
+      const close = selection?.close ?? [];
+      if (close.length > 1) {
+        drafts.push({
+          ...blankDraft('ask', cText, 'Q3 candidates'),
+          candidates: close.map((s) => s.tool.info.name),
+          question: format(lang, 'candidates', { candidates: listWords(close.map((s) => label(s.tool)), lang.words.messages['or'] ?? 'or') }),
+        });
+      } else {
+        drafts.push({ ...unreadDraft(cText, 'U1 nothing convincing'), candidates: (selection?.ranked ?? []).slice(0, 2).map((s) => s.tool.info.name) });
+      }
+      continue;
+    }
+
+    const filled = fillArguments(tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+    for (const v of filled.claimed) claimed.add(v);
+    pushToolSteps(core, lang, drafts, tool, filled, cText, decidedBy, clauseIndex > 0 && lang.it.test(cFolded));
+  }
+
+  if (computeOps.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask')) {
+    const typed = computeWords(turn, folded, lang, computeOps);
+    if (!core.rulebook.compute) {
+      drafts.push({ ...blankDraft('decline', typed.join(', '), `compute off: ${typed.join(', ')} is a calculation, and this host runs none`) });
+    } else {
+      const reads = drafts.flatMap((d, i) => (d.kind === 'tool' && d.tool !== null && core.catalogue.tools.get(d.tool)?.effect === 'read' ? [i] : []));
+      for (const op of computeOps) {
+        const operation = lang.computeKeys.get(op.phrase) as ComputeOperation;
+        const field = fieldAfter(turn, folded, lang, op.end);
+        drafts.push({ ...blankDraft('compute', turn.slice(op.start, op.end), `C1 ${operation}${field === null ? '' : ` ${field}`}`), dependsOn: reads, compute: { operation, field } });
+      }
+    }
+  }
+
+  for (const value of values) {
+    if ((value.kind === 'url' || value.kind === 'email' || value.kind === 'channel') && !claimed.has(value)) {
+      const host = drafts.findIndex((d) => d.kind === 'tool' || d.kind === 'ask');
+      const reason = `S2 destination: ${value.text}`;
+      if (host >= 0) drafts[host] = { ...(drafts[host] as Draft), kind: 'decline', decidedBy: reason };
+      else if (drafts.some((d) => d.kind !== 'unread')) drafts.push(blankDraft('decline', value.text, reason));
+    }
+  }
+  return finish(core, lang, turn, drafts, options, evidence);
+}
+
+function pushToolSteps(core: RouterCore, lang: CompiledLanguage, drafts: Draft[], tool: CompiledTool, filled: Filled, text: string, decidedBy: string, refersBack: boolean): void {
+  const name = tool.info.name;
+  const supplied: Record<string, number> = {};
+  const dependsOn: number[] = [];
+  const args = { ...filled.args };
+  const sources = { ...filled.sources };
+  // A thing made, then used: the missing identity is the thing an earlier write of this turn makes.
+  for (const p of tool.parameters) {
+    if (p.info.name in args || !p.info.required) continue;
+    const nounWords = p.info.words.filter((w) => !['id', 'code', 'key', 'uuid', 'ref'].includes(w));
+    const maker = findLastIndex(drafts, (d) => {
+      if (d.tool === null || (d.kind !== 'tool' && d.kind !== 'ask')) return false;
+      const made = core.catalogue.tools.get(d.tool);
+      if (made === undefined || made.effect === 'read') return false;
+      return made.entry.outputs?.identity === p.info.name || (nounWords.length > 0 && nounWords.every((w) => made.nameWords.includes(w)));
+    });
+    if (maker >= 0 && (refersBack || drafts.length > 0)) {
+      supplied[p.info.name] = maker;
+      sources[p.info.name] = `step ${maker}`;
+      if (!dependsOn.includes(maker)) dependsOn.push(maker);
+    }
+  }
+  const required = tool.parameters.filter((p) => p.info.required).map((p) => p.info.name);
+  const missing = required.filter((r) => !(r in args) && !(r in supplied));
+  const several = filled.several;
+  const effect = tool.info.effect;
+  const base = (): Draft => ({
+    ...blankDraft('tool', text, decidedBy),
+    tool: name,
+    args: { ...args },
+    sources: { ...sources },
+    supplied: { ...supplied },
+    dependsOn: [...dependsOn],
+    candidates: [name],
+    missing: [...missing],
+  });
+  if (several !== null && (effect === 'read' || core.rulebook.batchWrites)) {
+    for (const value of several.values) {
+      const draft = base();
+      draft.args[several.parameter] = value;
+      draft.decidedBy = `M1 each ${several.parameter}`;
+      drafts.push(asAsk(lang, tool, draft));
+    }
+    return;
+  }
+  if (several !== null) {
+    const draft = base();
+    delete draft.args[several.parameter];
+    delete draft.sources[several.parameter];
+    draft.missing = [several.parameter, ...draft.missing.filter((m) => m !== several.parameter)];
+    draft.decidedBy = `Q2 several ${several.parameter}: ${several.texts.join(', ')}`;
+    draft.severalOf = { parameter: several.parameter, texts: several.texts };
+    drafts.push(asAsk(lang, tool, draft));
+    return;
+  }
+  drafts.push(asAsk(lang, tool, base()));
+}
+
+/** A step with something missing becomes an `ask` with its question in the turn's language. */
+export function asAsk(lang: CompiledLanguage, tool: CompiledTool, draft: Draft): Draft {
+  if (draft.missing.length === 0) {
+    draft.kind = 'tool';
+    draft.question = null;
+    return draft;
+  }
+  draft.kind = 'ask';
+  if (!draft.decidedBy.startsWith('Q')) draft.decidedBy = `Q1 missing ${draft.missing.join(', ')}`;
+  const params = draft.missing.map((m) => parameterLabel(tool, m));
+  draft.question =
+    draft.severalOf !== null
+      ? format(lang, 'which_of', { tool: label(tool), param: params[0] ?? '', values: listWords([...draft.severalOf.texts], lang.words.messages['or'] ?? 'or') })
+      : format(lang, 'which', { tool: label(tool), param: listWords(params, lang.words.messages['and'] ?? 'and') });
+  return draft;
+}
+
+export function blankDraft(kind: StepKind, text: string, decidedBy: string): Draft {
+  return { kind, text, decidedBy, dependsOn: [], tool: null, args: {}, sources: {}, missing: [], candidates: [], question: null, supplied: {}, compute: null, severalOf: null };
+}
+
+function unreadDraft(text: string, rule: string): Draft {
+  return blankDraft('unread', text, rule);
+}
+
+export function label(tool: CompiledTool): string {
+  return tool.label ?? humanize(tool.info.name);
+}
+
+function parameterLabel(tool: CompiledTool, name: string): string {
+  return tool.parameters.find((p) => p.info.name === name)?.label ?? humanize(name);
+}
+
+export function format(lang: CompiledLanguage, key: string, fields: Readonly<Record<string, string>>): string {
+  const template = lang.words.messages[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => fields[name] ?? '');
+}
+
+function splitClauses(lang: CompiledLanguage, folded: string, whole: Clause): Clause[] {
+  const cuts: { start: number; end: number }[] = [...lang.then.all(folded)];
+  for (const m of lang.and.all(folded)) {
+    const rest = folded.slice(m.end).trimStart();
+    const next = rest.length === 0 ? '' : rest;
+    const verb = [...lang.writeVerbs.all(next), ...lang.readVerbs.all(next)].some((v) => v.start === 0);
+    if (verb && !cuts.some((c) => c.start <= m.start && c.end >= m.end)) cuts.push(m);
+  }
+  cuts.sort((a, b) => a.start - b.start);
+  const clauses: Clause[] = [];
+  let from = whole.start;
+  for (const cut of cuts) {
+    if (cut.start < from) continue;
+    if (folded.slice(from, cut.start).trim().length > 0) clauses.push({ start: from, end: cut.start });
+    from = cut.end;
+  }
+  if (folded.slice(from, whole.end).trim().length > 0) clauses.push({ start: from, end: whole.end });
+  return clauses.length === 0 ? [whole] : clauses;
+}
+
+function computeWords(turn: string, folded: string, lang: CompiledLanguage, ops: readonly { start: number; end: number }[]): string[] {
+  const out: string[] = [];
+  for (const op of ops) {
+    out.push(turn.slice(op.start, op.end));
+    const field = fieldAfter(turn, folded, lang, op.end);
+    if (field !== null) out.push(field);
+  }
+  return out;
+}
+
+/** The field a calculation is over: the first word after it that is no stopword (`average total` → `total`). */
+function fieldAfter(turn: string, folded: string, lang: CompiledLanguage, from: number): string | null {
+  const re = /[a-z0-9]+/g;
+  re.lastIndex = from;
+  for (let m = re.exec(folded); m !== null; m = re.exec(folded)) {
+    if (lang.stopwords.has(m[0])) continue;
+    if (/^\d/.test(m[0])) return null;
+    return turn.slice(m.index, m.index + m[0].length);
+  }
+  return null;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i] as T)) return i;
+  return -1;
+}
+
+/** Finishes a plan from its drafts: outcome, confirmations, saga, chain, guidance, what goes to a model. */
+export function finish(core: RouterCore, lang: CompiledLanguage, turn: string, drafts: readonly Draft[], options: ReadOptions, evidence: readonly string[]): TurnPlan {
+  const declines = drafts.filter((d) => d.kind === 'decline');
+  const outcome = declines.length > 0 ? 'declined' : drafts.some((d) => d.kind === 'unread') ? 'unread' : drafts.some((d) => d.kind === 'ask') ? 'ask' : drafts.length === 0 ? 'unread' : 'run';
+  const steps: Draft[] = drafts.length === 0 ? [unreadDraft(turn, 'U1 nothing convincing')] : [...drafts];
+  const saga: SagaLink[] = [];
+  steps.forEach((d, i) => {
+    if (d.tool === null || core.catalogue.tools.get(d.tool)?.effect !== 'irreversible') return;
+    const writes = steps.flatMap((w, j) => (j > i && w.tool !== null && core.catalogue.tools.get(w.tool)?.effect === 'write' ? [j] : []));
+    if (writes.length > 0) saga.push({ irreversible: i, writes });
+  });
+  const items: PlanItem[] = steps.map((d, i) => {
+    const tool = d.tool === null ? undefined : lang.toolsByName.get(d.tool);
+    let confirmation: string | null = null;
+    if (tool !== undefined && tool.info.effect !== 'read' && d.kind === 'tool') {
+      confirmation = confirmationText(lang, tool, d);
+      const link = saga.find((s) => s.irreversible === i);
+      if (link !== undefined) {
+        const names = link.writes.map((j) => {
+          const w = steps[j]?.tool;
+          const wt = w == null ? undefined : lang.toolsByName.get(w);
+          return wt === undefined ? String(j) : label(wt);
+        });
+        confirmation += format(lang, 'saga', { writes: listWords(names, lang.words.messages['and'] ?? 'and') });
+      }
+    }
+    return {
+      kind: d.kind,
+      text: d.text,
+      decidedBy: d.decidedBy,
+      dependsOn: [...d.dependsOn],
+      selection: {
+        tool: d.tool,
+        arguments: sortKeys(d.args),
+        sources: sortKeys<ArgumentSource>(d.sources),
+        missing: [...d.missing],
+        candidates: [...d.candidates],
+        question: d.question,
+      },
+      supplied: sortKeys<number>(d.supplied),
+      confirmation,
+      compute: d.compute,
+    };
+  });
+  const toModel = outcome === 'unread' && options.onUnread === 'model' ? items.flatMap((item, i) => (item.kind === 'unread' ? [i] : [])) : [];
+  const declinedBecause = declines.length > 0 ? declines.map((d) => d.decidedBy).join('; ') : null;
+  const chain = outcome === 'ask' ? chainFor(core, lang, items) : [];
+  return {
+    outcome,
+    language: lang.language,
+    turn,
+    steps: items,
+    guidance: guidanceFor(core, lang, outcome, items, options, evidence, declinedBecause),
+    declinedBecause,
+    toModel,
+    saga,
+    chain,
+    catalogueVersion: core.catalogue.version,
+    vocabularyDigest: core.vocabulary.digest,
+    index: options.index,
+  };
+}
+
+function confirmationText(lang: CompiledLanguage, tool: CompiledTool, d: Draft): string {
+  const parts = Object.keys(d.args)
+    .sort()
+    .map((k) => `${parameterLabel(tool, k)} ${typeof d.args[k] === 'string' ? (d.args[k]) : JSON.stringify(d.args[k])}`);
+  for (const [k, step] of Object.entries(d.supplied)) parts.push(`${parameterLabel(tool, k)} (step ${step})`);
+  const name = label(tool);
+  return format(lang, 'confirm', { tool: name.charAt(0).toUpperCase() + name.slice(1), arguments: listWords(parts, lang.words.messages['and'] ?? 'and') });
+}
+
+function guidanceFor(core: RouterCore, lang: CompiledLanguage, outcome: string, items: readonly PlanItem[], options: ReadOptions, evidence: readonly string[], declinedBecause: string | null): Guidance {
+  if (outcome === 'declined') return { next: null, render: null, evidence: declinedBecause === null ? [] : [declinedBecause] };
+  if (outcome !== 'unread') return { next: null, render: null, evidence: items.map((i) => i.decidedBy) };
+  const rule = core.rulebook;
+  const rephrase = rule.askToRephrase && options.rephrasesSpent < rule.maxRephrase;
+  const availability = items.some((i) => i.decidedBy.startsWith('U3'));
+  const example = exampleFor(lang, items);
+  const render = rephrase
+    ? format(lang, availability ? 'rephrase_when' : 'rephrase', { example })
+    : options.onUnread === 'refuse'
+      ? format(lang, 'unread_refused', {})
+      : null;
+  return { next: rephrase ? 'Rephrase' : 'Defer', render, evidence: [...items.map((i) => i.decidedBy), ...evidence] };
+}
+
+function exampleFor(lang: CompiledLanguage, items: readonly PlanItem[]): string {
+  const named = items.flatMap((i) => i.selection.candidates).map((n) => lang.toolsByName.get(n)).find((t) => t !== undefined);
+  const tool = named ?? lang.tools.find((t) => lang.words.tools[t.info.name]?.example != null) ?? lang.tools[0];
+  if (tool === undefined) return '';
+  const words = lang.words.tools[tool.info.name];
+  if (words?.example != null) return words.example;
+  const trigger = words?.triggers[0] ?? humanize(tool.info.name);
+  const cue = tool.parameters.find((p) => p.info.required && !isFreeText(p));
+  return cue === undefined ? trigger : `${trigger} ${humanize(cue.info.name)} …`;
+}
+
+/** For an asking step whose missing identity a read tool's output gives, the call that would give it. */
+function chainFor(core: RouterCore, lang: CompiledLanguage, items: readonly PlanItem[]): ChainLink[] {
+  const links: ChainLink[] = [];
+  items.forEach((item, step) => {
+    if (item.kind !== 'ask' || item.selection.tool === null) return;
+    for (const parameter of item.selection.missing) {
+      const nouns = parameter.split(/[_.]|(?=[A-Z])/).map((w) => w.toLowerCase()).filter((w) => !['id', 'code', 'key'].includes(w));
+      for (const info of core.catalogue.tools.values()) {
+        const identity = info.entry.outputs?.identity;
+        if (info.effect !== 'read' || identity === undefined || info.name === item.selection.tool) continue;
+        if (nouns.length === 0 || !nouns.every((w) => info.nameWords.includes(w))) continue;
+        const tool = lang.toolsByName.get(info.name);
+        if (tool === undefined) continue;
+        const args: Record<string, JsonValue> = {};
+        for (const p of tool.parameters) {
+          const given = item.selection.arguments[p.info.name];
+          if (given !== undefined) args[p.info.name] = given;
+        }
+        if (tool.parameters.some((p) => p.info.required && !(p.info.name in args))) continue;
+        links.push({ step, parameter, tool: info.name, arguments: sortKeys(args), identity });
+      }
+    }
+  });
+  return links;
+}
+
+export function sortKeys<T extends JsonValue>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key] as T;
+  return out;
+}
+
+export type { JsonObject, DateMention };

@@ -1,0 +1,84 @@
+/** Choosing a clause's tool: vocabulary triggers first, then name and description words, verbs agreeing with the effect. */
+import type { CompiledLanguage, CompiledTool } from './compile.js';
+import type { Token } from './text.js';
+import { stem } from './text.js';
+import type { TurnValue } from './values.js';
+import type { DateMention } from './dates.js';
+import { isDateParameter } from './arguments.js';
+
+export interface Scored {
+  readonly tool: CompiledTool;
+  readonly score: number;
+  readonly convincing: boolean;
+  readonly trigger: string | null;
+  readonly evidence: string;
+}
+
+export interface SelectionResult {
+  readonly chosen: Scored | null;
+  /** Close runners-up: two or more means the person is asked which. */
+  readonly close: readonly Scored[];
+  readonly ranked: readonly Scored[];
+  readonly verbs: { readonly read: boolean; readonly write: boolean };
+}
+
+export function selectTool(
+  lang: CompiledLanguage,
+  folded: string,
+  tokens: readonly Token[],
+  values: readonly TurnValue[],
+  dates: readonly DateMention[],
+): SelectionResult {
+  const stems = new Set<string>();
+  for (const token of tokens) {
+    stems.add(token.word);
+    stems.add(stem(token.word));
+  }
+  const read = lang.readVerbs.test(folded);
+  const write = lang.writeVerbs.test(folded);
+  const ranked: Scored[] = [];
+  for (const tool of lang.tools) {
+    const effect = tool.info.effect;
+    let triggerMatch: string | null = null;
+    for (const m of tool.triggers.all(folded)) if (triggerMatch === null || m.phrase.length > triggerMatch.length) triggerMatch = m.phrase;
+    let nameHits = 0;
+    for (const word of tool.keyWords) if (stems.has(word)) nameHits++;
+    let descriptionHits = 0;
+    for (const word of tool.descriptionWords) if (stems.has(word)) descriptionHits++;
+    if (triggerMatch === null && nameHits === 0) continue;
+    let cueHits = 0;
+    let typeHits = 0;
+    for (const p of tool.parameters) {
+      if (p.cues.test(folded)) cueHits++;
+      if (isDateParameter(p) && dates.length > 0) typeHits++;
+    }
+    if (values.some((v) => v.kind === 'email') && tool.parameters.some((p) => p.info.format === 'email')) typeHits++;
+    const disagrees = (write && !read && effect === 'read') || (read && !write && effect !== 'read');
+    if (disagrees && triggerMatch === null) continue;
+    const keys = tool.keyWords.length;
+    const score =
+      (triggerMatch === null ? 0 : 10 + triggerMatch.length / 100) +
+      nameHits * 2 +
+      (keys > 0 ? nameHits / keys : 0) +
+      Math.min(descriptionHits, 4) * 0.25 +
+      cueHits * 0.5 +
+      typeHits * 0.25 -
+      (disagrees ? 5 : 0);
+    const convincing =
+      (triggerMatch !== null && !disagrees) ||
+      (keys > 0 && nameHits === keys && (keys >= 2 || cueHits + descriptionHits >= 2)) ||
+      (nameHits >= 2 && nameHits / Math.max(keys, 1) >= 0.6 && cueHits >= 1);
+    ranked.push({
+      tool,
+      score,
+      convincing,
+      trigger: triggerMatch,
+      evidence: `${tool.info.name} ${score.toFixed(2)}${triggerMatch === null ? '' : ` trigger "${triggerMatch}"`} name ${nameHits}/${keys}`,
+    });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.tool.info.name < b.tool.info.name ? -1 : 1));
+  const best = ranked[0];
+  if (best === undefined || !best.convincing) return { chosen: null, close: [], ranked, verbs: { read, write } };
+  const close = ranked.filter((s) => s.convincing && best.score - s.score < 0.5);
+  return { chosen: close.length > 1 ? null : best, close: close.length > 1 ? close : [], ranked, verbs: { read, write } };
+}

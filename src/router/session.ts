@@ -1,0 +1,366 @@
+import type { JsonObject, JsonValue } from '../core/index.js';
+import { canonicalHmac, canonicalJson, PlumbError } from '../core/index.js';
+import { completeWith, readReply } from './complete.js';
+import type { ReadOptions } from './planner.js';
+import { readTurn } from './planner.js';
+import type { Router } from './router.js';
+import { destinationKinds } from './rulebook.js';
+import { checkArguments } from './schema-check.js';
+import { fold } from './text.js';
+import type { ConfirmationToken } from './tokens.js';
+import { issueToken, sameArguments, tokenIsGenuine } from './tokens.js';
+import type { Effect, Language, OnUnread, RouterContext, TurnPlan } from './types.js';
+import { asLanguage } from './vocabulary.js';
+
+export const SESSION_FORMAT = 1;
+/** Bounds on what a session carries. */
+export const MAX_TURNS_KEPT = 50;
+export const MAX_HISTORY = 5000;
+export const MAX_THUMBS = 200;
+
+export interface SessionOptions {
+  readonly agent?: string;
+  readonly context?: RouterContext;
+  readonly onUnread?: OnUnread;
+  readonly sessionId?: string;
+  readonly language?: string;
+}
+
+export interface ToolCall {
+  readonly tool: string;
+  readonly arguments: JsonObject;
+  readonly token?: ConfirmationToken | null;
+}
+
+export type CheckCode =
+  | 'allowed'
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'confirmation_required'
+  | 'confirmation_mismatch'
+  | 'confirmation_used'
+  | 'destination'
+  | 'history_edited'
+  | 'history_full';
+
+export interface ToolCheck {
+  readonly checkId: string;
+  readonly allowed: boolean;
+  readonly code: CheckCode;
+  readonly reason: string;
+  readonly tool: string;
+  readonly arguments: JsonObject;
+  readonly effect: Effect | null;
+  readonly tokenId: string | null;
+}
+
+export type RunOutcome = 'ran' | 'failed' | 'outcome_unknown' | 'compensated';
+export const RUN_OUTCOMES: readonly RunOutcome[] = ['ran', 'failed', 'outcome_unknown', 'compensated'];
+
+export interface HistoryEntry {
+  readonly seq: number;
+  readonly kind: 'check' | 'ran';
+  readonly checkId: string;
+  readonly tool: string;
+  readonly arguments: JsonObject;
+  readonly allowed: boolean;
+  readonly code: string;
+  readonly tokenId: string | null;
+  readonly outcome: RunOutcome | null;
+  readonly prev: string;
+  readonly mac: string;
+}
+
+export interface SessionState {
+  readonly agent: string | null;
+  readonly answerSettings: { readonly language: Language; readonly maxRephrase: number; readonly askToRephrase: boolean };
+  readonly answered: {
+    readonly open: TurnPlan | null;
+    readonly rephrasesSpent: number;
+    readonly reads: number;
+    readonly values: JsonObject;
+    readonly thumbs: readonly { readonly plan: number; readonly up: boolean; readonly outcome: string; readonly turn: string }[];
+  };
+  readonly catalogue: { readonly version: string; readonly vocabularyDigest: string };
+  readonly context: RouterContext;
+  readonly format: number;
+  readonly history: readonly HistoryEntry[];
+  readonly onUnread: OnUnread;
+  readonly rulebook: string;
+  readonly sessionId: string;
+  readonly turns: readonly string[];
+}
+
+export interface ReadTurnOptions {
+  /** Replaces the session's context from this read on (put `now` here each turn). */
+  readonly context?: RouterContext;
+}
+
+/** A conversation: carries what the router needs from one turn to the next, and the tool check's history. */
+export interface Session {
+  readonly sessionId: string;
+  read(turn: string, options?: ReadTurnOptions): TurnPlan;
+  lookUp(plan: TurnPlan, call: (tool: string, args: JsonObject) => JsonValue | Promise<JsonValue>): Promise<TurnPlan | null>;
+  answered(plan: TurnPlan, results: readonly JsonValue[]): TurnPlan | null;
+  confirm(plan: TurnPlan, options?: { readonly step?: number; readonly arguments?: JsonObject }): ConfirmationToken;
+  checkToolCall(call: ToolCall): ToolCheck;
+  ran(check: ToolCheck, outcome: RunOutcome): void;
+  thumbs(plan: TurnPlan, verdict: { readonly up: boolean }): void;
+  toJSON(): string;
+  /** A copy of the carried state (plain data). */
+  state(): SessionState;
+}
+
+export function createSession(router: Router, options: SessionOptions): Session {
+  const language = options.language === undefined ? router.vocabulary.language : asLanguage(options.language);
+  const state: SessionState = {
+    agent: options.agent ?? null,
+    answerSettings: { language, maxRephrase: router.rulebook.maxRephrase, askToRephrase: router.rulebook.askToRephrase },
+    answered: { open: null, rephrasesSpent: 0, reads: 0, values: {}, thumbs: [] },
+    catalogue: { version: router.catalogueVersion, vocabularyDigest: router.vocabularyDigest },
+    context: options.context ?? {},
+    format: SESSION_FORMAT,
+    history: [],
+    onUnread: options.onUnread ?? router.rulebook.onUnread,
+    rulebook: router.rulebook.digest,
+    sessionId: options.sessionId ?? router.newSessionId(),
+    turns: [],
+  };
+  return new RouterSession(router, state);
+}
+
+/** Restores a session written by `toJSON`, refusing one written against another catalogue, vocabulary or rulebook. */
+export function sessionFromJSON(router: Router, json: string): Session {
+  let state: SessionState;
+  try {
+    state = JSON.parse(json) as SessionState;
+  } catch (error) {
+    throw new PlumbError('router_invalid_session', 'The saved session is not JSON. Store exactly what session.toJSON() returned.', { cause: error });
+  }
+  if (typeof state !== 'object' || state === null || state.format !== SESSION_FORMAT || typeof state.sessionId !== 'string' || !Array.isArray(state.history) || typeof state.answered !== 'object') {
+    throw new PlumbError('router_invalid_session', `The saved session is not in session format ${SESSION_FORMAT}. Store exactly what session.toJSON() returned.`);
+  }
+  const mismatch: string[] = [];
+  if (state.catalogue?.version !== router.catalogueVersion) mismatch.push(`catalogue ${String(state.catalogue?.version)} (router has ${router.catalogueVersion})`);
+  if (state.catalogue?.vocabularyDigest !== router.vocabularyDigest) mismatch.push('vocabulary digest');
+  if (state.rulebook !== router.rulebook.digest) mismatch.push('rulebook digest');
+  if (mismatch.length > 0) {
+    throw new PlumbError('router_session_catalogue_mismatch', `The saved session was read against another ${mismatch.join(', ')}. Start a new session for this router.`, {
+      details: { sessionId: state.sessionId },
+    });
+  }
+  return new RouterSession(router, state);
+}
+
+class RouterSession implements Session {
+  readonly #router: Router;
+  #state: SessionState;
+
+  constructor(router: Router, state: SessionState) {
+    this.#router = router;
+    this.#state = state;
+  }
+
+  get sessionId(): string {
+    return this.#state.sessionId;
+  }
+
+  #options(index: number, context: RouterContext): ReadOptions {
+    return { language: this.#state.answerSettings.language, context, onUnread: this.#state.onUnread, rephrasesSpent: this.#state.answered.rephrasesSpent, index };
+  }
+
+  read(turn: string, options: ReadTurnOptions = {}): TurnPlan {
+    const text = String(turn);
+    const context = options.context ?? this.#state.context;
+    const index = this.#state.answered.reads + 1;
+    const readOptions = this.#options(index, context);
+    const core = this.#router.core;
+    const open = this.#state.answered.open;
+    const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? readTurn(core, text, readOptions);
+    const spent = plan.guidance?.next === 'Rephrase' ? 1 : 0;
+    const values: Record<string, JsonValue> = { ...this.#state.answered.values };
+    if (plan.outcome === 'run') for (const step of plan.steps) Object.assign(values, step.selection.arguments);
+    this.#state = {
+      ...this.#state,
+      context,
+      answered: {
+        ...this.#state.answered,
+        open: plan.outcome === 'ask' ? plan : null,
+        rephrasesSpent: this.#state.answered.rephrasesSpent + spent,
+        reads: index,
+        values: limitValues(values),
+      },
+      turns: [...this.#state.turns, text.slice(0, 4000)].slice(-MAX_TURNS_KEPT),
+    };
+    return plan;
+  }
+
+  async lookUp(plan: TurnPlan, call: (tool: string, args: JsonObject) => JsonValue | Promise<JsonValue>): Promise<TurnPlan | null> {
+    if (plan.chain.length === 0) return null;
+    const results: JsonValue[] = [];
+    for (const link of plan.chain) results.push(await call(link.tool, link.arguments));
+    return this.answered(plan, results);
+  }
+
+  answered(plan: TurnPlan, results: readonly JsonValue[]): TurnPlan | null {
+    this.#own(plan);
+    let current = plan;
+    for (const [i, link] of plan.chain.entries()) {
+      const value = identityOf(results[i], link.identity);
+      if (value === null) return null;
+      current = completeWith(this.#router.core, current, link.step, { [link.parameter]: value }, 'reply', this.#options(plan.index, this.#state.context));
+    }
+    if (current !== plan) {
+      this.#state = { ...this.#state, answered: { ...this.#state.answered, open: current.outcome === 'ask' ? current : null } };
+    }
+    return current;
+  }
+
+  confirm(plan: TurnPlan, options: { readonly step?: number; readonly arguments?: JsonObject } = {}): ConfirmationToken {
+    this.#own(plan);
+    const index =
+      options.step ??
+      plan.steps.findIndex((s) => s.kind === 'tool' && s.selection.tool !== null && this.#router.catalogue.tools.get(s.selection.tool)?.effect !== 'read');
+    const step = plan.steps[index];
+    const effect = step?.selection.tool == null ? undefined : this.#router.catalogue.tools.get(step.selection.tool)?.effect;
+    if (step === undefined || step.kind !== 'tool' || effect === undefined || effect === 'read' || plan.outcome !== 'run') {
+      throw new PlumbError('router_plan_mismatch', `Plan ${plan.index} has no write step${options.step === undefined ? '' : ` at ${options.step}`} to confirm; only a 'run' plan's write steps are confirmed.`);
+    }
+    const args: Record<string, JsonValue> = { ...step.selection.arguments, ...(options.arguments ?? {}) };
+    const sorted: Record<string, JsonValue> = {};
+    for (const key of Object.keys(args).sort()) sorted[key] = args[key] as JsonValue;
+    return issueToken(this.#router.core.secret, {
+      sessionId: this.#state.sessionId,
+      tool: step.selection.tool as string,
+      arguments: sorted,
+      catalogueVersion: this.#router.catalogueVersion,
+      plan: plan.index,
+      step: index,
+    });
+  }
+
+  checkToolCall(call: ToolCall): ToolCheck {
+    const history = this.#state.history;
+    const tool = typeof call?.tool === 'string' ? call.tool : String(call?.tool);
+    const args: JsonObject = typeof call?.arguments === 'object' && call.arguments !== null ? call.arguments : {};
+    const checkId = `${this.#state.sessionId}:${history.length}`;
+    const refuse = (code: CheckCode, reason: string, effect: Effect | null = null): ToolCheck => ({ checkId, allowed: false, code, reason, tool, arguments: args, effect, tokenId: call?.token?.tokenId ?? null });
+    if (!this.#chainIntact()) return refuse('history_edited', 'The session history was edited since it was written: no call is checked against it. Start a new session.');
+    if (history.length >= MAX_HISTORY) return refuse('history_full', `The session has ${MAX_HISTORY} checks, its bound. Start a new session.`);
+    const result = this.#decide(call, tool, args, checkId);
+    this.#append({ kind: 'check', checkId, tool, arguments: args, allowed: result.allowed, code: result.code, tokenId: result.allowed ? result.tokenId : null, outcome: null });
+    return result;
+  }
+
+  #decide(call: ToolCall, tool: string, args: JsonObject, checkId: string): ToolCheck {
+    const router = this.#router;
+    const info = router.catalogue.tools.get(tool);
+    const token = call?.token ?? null;
+    const base = { checkId, tool, arguments: args, effect: info?.effect ?? null, tokenId: token?.tokenId ?? null };
+    const refuse = (code: CheckCode, reason: string): ToolCheck => ({ ...base, allowed: false, code, reason });
+    if (info === undefined) return refuse('unknown_tool', `Unknown tool '${tool}'. Tools: ${[...router.catalogue.tools.keys()].join(', ')}.`);
+    const problems = checkArguments(info.entry.parameters, call.arguments);
+    if (problems.length > 0) return refuse('invalid_arguments', `Arguments for ${tool} do not validate: ${problems.join('; ')}.`);
+    const said = fold(this.#state.turns.join('\n'));
+    for (const [name, value] of Object.entries(args)) {
+      if (typeof value !== 'string') continue;
+      const kind = destinationKind(value);
+      if (kind === null) continue;
+      const kinds = destinationKinds(router.rulebook, tool, name);
+      const format = info.byName.get(name)?.format;
+      const takes = kinds.length > 0 ? kinds.includes(kind) : (kind === 'email' && format === 'email') || (kind === 'url' && (format === 'uri' || format === 'url'));
+      if (!takes) return refuse('destination', `S2 destination: ${value} — parameter '${name}' of ${tool} takes no ${kind}.`);
+      if (!said.includes(fold(value))) return refuse('destination', `S2 destination: ${value} — the person never named it in this conversation.`);
+    }
+    if (info.effect === 'read') return { ...base, allowed: true, code: 'allowed', reason: 'a read' };
+    if (token === null) return refuse('confirmation_required', `${tool} is a ${info.effect}: it runs only with the person's confirmation token for these exact arguments (session.confirm(plan)).`);
+    if (!tokenIsGenuine(router.core.secret, token)) return refuse('confirmation_mismatch', 'The confirmation token was not signed by this host or was changed.');
+    if (token.sessionId !== this.#state.sessionId) return refuse('confirmation_mismatch', 'The confirmation token belongs to another session.');
+    if (token.catalogueVersion !== router.catalogueVersion) return refuse('confirmation_mismatch', 'The confirmation token was issued against another catalogue version.');
+    if (token.tool !== tool || !sameArguments(token.arguments, args)) {
+      return refuse('confirmation_mismatch', `The confirmation covers ${token.tool} with ${canonicalJson(token.arguments)}, not this call: ask the person again.`);
+    }
+    if (this.#state.history.some((e) => e.kind === 'check' && e.allowed && e.tokenId === token.tokenId)) {
+      return refuse('confirmation_used', 'This confirmation was already used: each covers one call, once.');
+    }
+    return { ...base, allowed: true, code: 'allowed', reason: `confirmed ${info.effect}` };
+  }
+
+  ran(check: ToolCheck, outcome: RunOutcome): void {
+    if (!RUN_OUTCOMES.includes(outcome)) throw new PlumbError('router_plan_mismatch', `Outcome '${String(outcome)}' is not one of ${RUN_OUTCOMES.join(', ')}.`);
+    const entry = this.#state.history.find((e) => e.kind === 'check' && e.checkId === check.checkId && e.allowed);
+    if (entry === undefined) throw new PlumbError('router_plan_mismatch', `Check ${check.checkId} is not an allowed check of this session: only allowed calls run.`);
+    this.#append({ kind: 'ran', checkId: check.checkId, tool: entry.tool, arguments: entry.arguments, allowed: true, code: outcome, tokenId: entry.tokenId, outcome });
+  }
+
+  thumbs(plan: TurnPlan, verdict: { readonly up: boolean }): void {
+    this.#own(plan);
+    const thumbs = [...this.#state.answered.thumbs, { plan: plan.index, up: verdict.up === true, outcome: plan.outcome, turn: plan.turn.slice(0, 500) }].slice(-MAX_THUMBS);
+    this.#state = { ...this.#state, answered: { ...this.#state.answered, thumbs } };
+  }
+
+  toJSON(): string {
+    return canonicalJson(this.#state);
+  }
+
+  state(): SessionState {
+    return JSON.parse(this.toJSON()) as SessionState;
+  }
+
+  #own(plan: TurnPlan): void {
+    if (plan?.catalogueVersion !== this.#router.catalogueVersion || plan.index > this.#state.answered.reads) {
+      throw new PlumbError('router_plan_mismatch', 'This plan was not read by this session (its catalogue version or read index does not match).');
+    }
+  }
+
+  #append(fields: Omit<HistoryEntry, 'seq' | 'prev' | 'mac'>): void {
+    const history = this.#state.history;
+    const prev = history.length === 0 ? this.#genesis() : (history[history.length - 1] as HistoryEntry).mac;
+    const body = { ...fields, seq: history.length, prev };
+    const entry: HistoryEntry = { ...body, mac: canonicalHmac(this.#router.core.secret, body) };
+    this.#state = { ...this.#state, history: [...history, entry] };
+  }
+
+  #genesis(): string {
+    return canonicalHmac(this.#router.core.secret, { sessionId: this.#state.sessionId, purpose: 'plumb.router.history' });
+  }
+
+  #chainIntact(): boolean {
+    let prev = this.#genesis();
+    for (const [seq, entry] of this.#state.history.entries()) {
+      try {
+        const { mac, ...body } = entry;
+        if (entry.seq !== seq || entry.prev !== prev || canonicalHmac(this.#router.core.secret, body) !== mac) return false;
+        prev = mac;
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+function destinationKind(value: string): 'url' | 'email' | 'channel' | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return 'url';
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return 'email';
+  if (/^#[A-Za-z0-9][\w-]*$/.test(value)) return 'channel';
+  return null;
+}
+
+function identityOf(result: JsonValue | undefined, identity: string): JsonValue | null {
+  if (result === undefined || result === null) return null;
+  if (Array.isArray(result)) return result.length === 1 ? identityOf(result[0] as JsonValue, identity) : null;
+  if (typeof result === 'object') {
+    const record = result as Record<string, JsonValue>;
+    return record[identity] ?? record['id'] ?? null;
+  }
+  return result;
+}
+
+function limitValues(values: Record<string, JsonValue>): JsonObject {
+  const keys = Object.keys(values);
+  if (keys.length <= 100) return values;
+  const out: Record<string, JsonValue> = {};
+  for (const key of keys.slice(-100)) out[key] = values[key] as JsonValue;
+  return out;
+}

@@ -1,0 +1,109 @@
+import type { JsonObject, JsonValue } from '../core/index.js';
+
+/** What a tool does to the world: a read changes nothing, a write can be undone, an irreversible step cannot. */
+export type Effect = 'read' | 'write' | 'irreversible';
+export const EFFECTS: readonly Effect[] = ['read', 'write', 'irreversible'];
+
+/** A JSON Schema as data: the subset the router reads (types, formats, enums, required, items). */
+export interface JsonSchema {
+  readonly type?: string | readonly string[];
+  readonly format?: string;
+  readonly enum?: readonly JsonValue[];
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly default?: JsonValue;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly additionalProperties?: boolean;
+}
+
+/** One tool as the router sees it: data only, never a handler. */
+export interface CatalogueEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  readonly effect: Effect;
+  /** The result field a later step can use as this thing's identity (`id` where not given). */
+  readonly outputs?: { readonly identity?: string; readonly fields?: readonly string[] };
+  /** For a write or an irreversible step: the tool that undoes it, if any. */
+  readonly undo?: string;
+}
+
+export type Language = 'en' | 'pt-BR';
+export const LANGUAGES: readonly Language[] = ['en', 'pt-BR'];
+
+export type Outcome = 'run' | 'ask' | 'declined' | 'unread';
+export const OUTCOMES: readonly Outcome[] = ['run', 'ask', 'declined', 'unread'];
+export type StepKind = 'tool' | 'ask' | 'compute' | 'decline' | 'unread';
+export type OnUnread = 'model' | 'refuse';
+export type ComputeOperation = 'count' | 'sum' | 'average' | 'minimum' | 'maximum' | 'difference' | 'ratio' | 'percentage';
+
+/** Where an argument came from: the turn, the answer to a question, the session's context, or step N's result. */
+export type ArgumentSource = 'turn' | 'reply' | 'context' | `step ${number}`;
+
+export interface Selection {
+  readonly tool: string | null;
+  readonly arguments: JsonObject;
+  readonly sources: Readonly<Record<string, ArgumentSource>>;
+  readonly missing: readonly string[];
+  readonly candidates: readonly string[];
+  readonly question: string | null;
+}
+
+export interface PlanItem {
+  readonly kind: StepKind;
+  readonly text: string;
+  readonly decidedBy: string;
+  readonly dependsOn: readonly number[];
+  readonly selection: Selection;
+  /** Parameters whose value is step N's result identity (`{ "project_id": 0 }`). */
+  readonly supplied: Readonly<Record<string, number>>;
+  /** For a write: the sentence a person confirms, with the exact arguments. */
+  readonly confirmation: string | null;
+  /** For a compute step: what it computes over the results of `dependsOn`. */
+  readonly compute: { readonly operation: ComputeOperation; readonly field: string | null } | null;
+}
+
+export type GuidanceNext = 'Rephrase' | 'Defer';
+
+export interface Guidance {
+  readonly next: GuidanceNext | null;
+  readonly render: string | null;
+  readonly evidence: readonly string[];
+}
+
+/** A call another tool could make to produce what an asking step is missing. */
+export interface ChainLink {
+  readonly step: number;
+  readonly parameter: string;
+  readonly tool: string;
+  readonly arguments: JsonObject;
+  readonly identity: string;
+}
+
+export interface SagaLink {
+  readonly irreversible: number;
+  readonly writes: readonly number[];
+}
+
+export interface TurnPlan {
+  readonly outcome: Outcome;
+  readonly language: Language;
+  readonly turn: string;
+  readonly steps: readonly PlanItem[];
+  readonly guidance: Guidance | null;
+  readonly declinedBecause: string | null;
+  readonly toModel: readonly number[];
+  readonly saga: readonly SagaLink[];
+  readonly chain: readonly ChainLink[];
+  readonly catalogueVersion: string;
+  readonly vocabularyDigest: string;
+  /** Which read of the session made it (0 for a plan read on its own). */
+  readonly index: number;
+}
+
+/** What the host knows and the router may use: `now` (RFC 3339 with offset) and values such as the signed-in customer. */
+export type RouterContext = JsonObject & { readonly now?: string };
