@@ -38,7 +38,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     return503OnClosing: true,
   });
   // Fastify 5 shares object decorators across requests, so start from null and set it per request.
-  fastify.decorateRequest('actor', null);
+  fastify.decorateRequest('actor', null as unknown as Actor);
 
   fastify.addHook('onRequest', async (request) => {
     request.actor = (authenticate === undefined ? null : await authenticate(request)) ?? anonymous;
