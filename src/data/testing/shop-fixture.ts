@@ -146,3 +146,19 @@ export async function openShop(options: Partial<Pick<AppOptions, 'settings'>> & 
     },
   };
 }
+
+/** Runs a document and returns `data`, failing loudly (with the errors) when there are any. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read deep, document-shaped paths
+export async function dataOf(app: App, actor: Actor, document: string, variables?: Record<string, unknown>): Promise<any> {
+  const result = await app.graphql({ actor, document, variables });
+  if (result.errors !== undefined && result.errors.length > 0) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+  return result.data;
+}
+
+/** Runs a document expected to fail and returns its first error in wire form. */
+export async function errorOf(app: App, actor: Actor, document: string, variables?: Record<string, unknown>): Promise<{ message: string; code: string; plumbCode?: string }> {
+  const result = await app.graphql({ actor, document, variables });
+  const error = result.errors?.[0];
+  if (error === undefined) throw new Error(`Expected an error, got ${JSON.stringify(result.data)}`);
+  return { message: error.message, code: String(error.extensions.code), plumbCode: error.extensions.plumbCode as string | undefined };
+}
