@@ -42,3 +42,6 @@ export type { AnthropicBlock, AnthropicMessage, AnthropicTool } from './anthropi
 export { createOllamaProvider, OLLAMA_DEFAULTS, OllamaDecoder } from './ollama/ollama-provider.js';
 export { toOllamaMessages, fromOllamaMessages, toOllamaTools } from './ollama/ollama-messages.js';
 export type { OllamaMessage, OllamaTool, OllamaToolCall } from './ollama/ollama-messages.js';
+export { createGeminiProvider, GEMINI_DEFAULTS, GeminiDecoder } from './gemini/gemini-provider.js';
+export { toGeminiContents, fromGeminiContents, toGeminiTools } from './gemini/gemini-messages.js';
+export type { GeminiContent, GeminiPart, GeminiTools } from './gemini/gemini-messages.js';
