@@ -37,8 +37,17 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
   });
-  // Fastify 5 shares object decorators across requests, so start from null and set it per request.
-  fastify.decorateRequest('actor', null as unknown as Actor);
+  // Fastify 5 refuses an object as a request decorator (it would be shared by every request), so
+  // the actor lives in a WeakMap behind a getter and a setter.
+  const actors = new WeakMap<FastifyRequest, Actor>();
+  fastify.decorateRequest('actor', {
+    getter(this: FastifyRequest): Actor {
+      return actors.get(this) ?? anonymous;
+    },
+    setter(this: FastifyRequest, actor: Actor): void {
+      actors.set(this, actor);
+    },
+  });
 
   fastify.addHook('onRequest', async (request) => {
     request.actor = (authenticate === undefined ? null : await authenticate(request)) ?? anonymous;
