@@ -3,7 +3,7 @@ import type { FieldNode, GraphQLField } from 'graphql';
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
 import type { ChatApp } from './chat-app.js';
-import { defineTool, toolError } from './define-tool.js';
+import { defineTool } from './define-tool.js';
 import type { Tool } from './define-tool.js';
 import { argument, field, operation, variableDefinition } from './graphql-ast.js';
 import { raiseGraphqlErrors } from './graphql-outcome.js';
@@ -67,10 +67,17 @@ export function createMutateTool(app: ChatApp, settings: ToolSettings): Tool {
     description: `Run one allowed GraphQL mutation with its input (update and delete take the row id in input.id). Allowed: ${
       allowedList.length > 0 ? allowedList.join(', ') : 'none — this assistant is read-only'
     }. Some need the user to confirm first.`,
-    input: z.object({
-      mutation: z.string().min(1).describe('Exact mutation name, e.g. createTask.'),
-      input: z.record(z.string(), z.unknown()).describe('The mutation input; for update/delete include "id".'),
-    }),
+    input: z
+      .object({
+        mutation: z.string().min(1).describe('Exact mutation name, e.g. createTask.'),
+        input: z.record(z.string(), z.unknown()).describe('The mutation input; for update/delete include "id".'),
+      })
+      .superRefine((args, issues) => {
+        const id = args.input.id;
+        if (/^(update|delete)[A-Z]/.test(args.mutation) && !((typeof id === 'string' && id !== '') || typeof id === 'number')) {
+          issues.addIssue({ code: 'custom', path: ['input', 'id'], message: `${args.mutation} needs the row id in input.id` });
+        }
+      }),
     effect: 'write',
     confirm: (args) => confirmed.has(args.mutation),
     authorize: (args) =>
@@ -87,16 +94,13 @@ export function createMutateTool(app: ChatApp, settings: ToolSettings): Tool {
       const { id, ...rest } = args.input;
       const verb = /^(create|update|delete)/.exec(mutation)?.[1] ?? 'create';
       const needsId = verb !== 'create';
-      if (needsId && (typeof id !== 'string' || id === '') && typeof id !== 'number') {
-        throw toolError('invalid_arguments', `${mutation} needs the row id in input.id.`);
-      }
       const variables: Record<string, unknown> = {};
       const definitions = [];
       const callArgs = [];
       if (needsId) {
         definitions.push(variableDefinition('id', typeOf('id', 'ID!')));
         callArgs.push(argument('id', 'id'));
-        variables.id = String(id);
+        variables.id = typeof id === 'number' ? String(id) : id;
       }
       if (verb !== 'delete') {
         const managerName = mutation.slice(verb.length);
