@@ -50,6 +50,7 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       unread_refused: 'This is not something I can read, and no model is set to take it.',
       confirm: '{tool} with {arguments}?',
       saga: ' It cannot be undone: the writes after it ({writes}) cannot reverse it.',
+      from_step: '(from step {step})',
     },
   },
   'pt-BR': {
@@ -86,7 +87,9 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
     },
     stopwords: ['o', 'a', 'os', 'as', 'um', 'uma', 'de', 'do', 'da', 'dos', 'das', 'para', 'pra', 'por', 'em', 'no', 'na', 'nos', 'nas', 'me', 'meu', 'minha', 'e', 'que', 'com', 'se', 'eu', 'voce', 'pode', 'poderia', 'favor', 'por favor', 'depois', 'ele', 'ela', 'isso', 'esse', 'essa', 'este', 'esta', 'ao', 'aos', 'qual', 'quais', 'quanto'],
     /** European Portuguese forms: the grammar is Brazilian, so these turns are unread. */
-    foreign: ['estou a', 'esta a', 'estas a', 'estamos a', 'autocarro', 'telemovel', 'ecra', 'pequeno-almoco', 'utente', 'facto', 'contacto', 'registo', 'equipa', 'comboio', 'rapariga', 'casa de banho', 'tu queres', 'podes', 'consegues', 'envia-me', 'mostra-me', 'diz-me', 'da-me'],
+    foreign: ['estou a', 'esta a', 'estas a', 'estamos a', 'autocarro', 'telemovel', 'ecra', 'pequeno-almoco', 'utente', 'facto', 'contacto', 'registo', 'equipa', 'comboio', 'rapariga', 'casa de banho', 'tu queres', 'podes', 'consegues', 'envia-me', 'mostra-me', 'diz-me', 'da-me',
+      // Spanish: another language, so unread rather than half read.
+      'el', 'los', 'muestrame', 'muestra', 'quiero', 'dame', 'cuanto', 'cual', 'usted', 'hola', 'gracias', 'semana proxima', 'manana', 'hoy', 'ayer'],
     messages: {
       which: 'Para {tool}, qual {param}?',
       which_of: 'Para {tool}, qual {param}: {values}?',
@@ -98,6 +101,7 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       unread_refused: 'Não consigo ler esse pedido, e nenhum modelo está configurado para recebê-lo.',
       confirm: '{tool} com {arguments}?',
       saga: ' Não pode ser desfeito: as escritas depois dele ({writes}) não o revertem.',
+      from_step: '(do passo {step})',
     },
   },
 };

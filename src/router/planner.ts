@@ -156,6 +156,15 @@ function pushToolSteps(core: RouterCore, lang: CompiledLanguage, drafts: Draft[]
       if (!dependsOn.includes(maker)) dependsOn.push(maker);
     }
   }
+  // A value an earlier clause of the same turn gave (`charge order 4411 … then send the receipt`) carries over.
+  for (const p of tool.parameters) {
+    if (p.info.name in args || p.info.name in supplied || !p.info.required) continue;
+    const earlier = findLastIndex(drafts, (d) => d.tool !== null && p.info.name in d.args && d.sources[p.info.name] === 'turn');
+    if (earlier >= 0) {
+      args[p.info.name] = (drafts[earlier] as Draft).args[p.info.name] as JsonValue;
+      sources[p.info.name] = 'turn';
+    }
+  }
   const required = tool.parameters.filter((p) => p.info.required).map((p) => p.info.name);
   const missing = required.filter((r) => !(r in args) && !(r in supplied));
   const several = filled.several;
@@ -344,7 +353,7 @@ function confirmationText(lang: CompiledLanguage, tool: CompiledTool, d: Draft):
   const parts = Object.keys(d.args)
     .sort()
     .map((k) => `${parameterLabel(tool, k)} ${typeof d.args[k] === 'string' ? (d.args[k]) : JSON.stringify(d.args[k])}`);
-  for (const [k, step] of Object.entries(d.supplied)) parts.push(`${parameterLabel(tool, k)} (step ${step})`);
+  for (const [k, step] of Object.entries(d.supplied)) parts.push(`${parameterLabel(tool, k)} ${format(lang, 'from_step', { step: String(step) })}`);
   const name = label(tool);
   return format(lang, 'confirm', { tool: name.charAt(0).toUpperCase() + name.slice(1), arguments: listWords(parts, lang.words.messages['and'] ?? 'and') });
 }

@@ -11,6 +11,7 @@ export interface Scored {
   readonly score: number;
   readonly convincing: boolean;
   readonly trigger: string | null;
+  readonly triggerSpan: readonly [number, number] | null;
   readonly evidence: string;
 }
 
@@ -40,7 +41,13 @@ export function selectTool(
   for (const tool of lang.tools) {
     const effect = tool.info.effect;
     let triggerMatch: string | null = null;
-    for (const m of tool.triggers.all(folded)) if (triggerMatch === null || m.phrase.length > triggerMatch.length) triggerMatch = m.phrase;
+    let triggerSpan: readonly [number, number] | null = null;
+    for (const m of tool.triggers.all(folded)) {
+      if (triggerMatch === null || m.phrase.length > triggerMatch.length) {
+        triggerMatch = m.phrase;
+        triggerSpan = [m.start, m.end];
+      }
+    }
     let nameHits = 0;
     for (const word of tool.keyWords) if (stems.has(word)) nameHits++;
     let descriptionHits = 0;
@@ -65,20 +72,28 @@ export function selectTool(
       typeHits * 0.25 -
       (disagrees ? 5 : 0);
     const convincing =
-      (triggerMatch !== null && !disagrees) ||
+      !disagrees &&
+      (triggerMatch !== null ||
       (keys > 0 && nameHits === keys && (keys >= 2 || cueHits + descriptionHits >= 2)) ||
-      (nameHits >= 2 && nameHits / Math.max(keys, 1) >= 0.6 && cueHits >= 1);
+        (nameHits >= 2 && nameHits / Math.max(keys, 1) >= 0.6 && cueHits >= 1));
     ranked.push({
       tool,
       score,
       convincing,
       trigger: triggerMatch,
+      triggerSpan,
       evidence: `${tool.info.name} ${score.toFixed(2)}${triggerMatch === null ? '' : ` trigger "${triggerMatch}"`} name ${nameHits}/${keys}`,
     });
   }
   ranked.sort((a, b) => b.score - a.score || (a.tool.info.name < b.tool.info.name ? -1 : 1));
   const best = ranked[0];
   if (best === undefined || !best.convincing) return { chosen: null, close: [], ranked, verbs: { read, write } };
+  // Two tools named by their own triggers in one clause ("refund or charge order 4411") are a question, not a choice.
+  const triggered = ranked.filter((s) => s.convincing && s.triggerSpan !== null);
+  const named = triggered.filter(
+    (s) => !triggered.some((o) => o !== s && o.triggerSpan !== null && s.triggerSpan !== null && o.triggerSpan[0] <= s.triggerSpan[0] && o.triggerSpan[1] >= s.triggerSpan[1] && o.triggerSpan[1] - o.triggerSpan[0] > s.triggerSpan[1] - s.triggerSpan[0]),
+  );
+  if (named.length > 1) return { chosen: null, close: named, ranked, verbs: { read, write } };
   const close = ranked.filter((s) => s.convincing && best.score - s.score < 0.5);
   return { chosen: close.length > 1 ? null : best, close: close.length > 1 ? close : [], ranked, verbs: { read, write } };
 }

@@ -1,0 +1,19 @@
+/** Routers over the demo's files, for the router's tests. */
+import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/router/index.js';
+import type { Router, RulebookInput } from '../index.js';
+import { createRouter, loadRulebook } from '../index.js';
+
+export const SECRET = 'test-secret-0123456789abcdef';
+
+export function demoRouter(overrides: Partial<RulebookInput> = {}, sessionIds: readonly string[] = ['session-1', 'session-2', 'session-3']): Router {
+  const base = loadRulebook(demoRulebookYaml);
+  const { digest: _digest, ...rulebook } = base;
+  let next = 0;
+  return createRouter({
+    catalogue: demoCatalogue,
+    rulebook: { ...rulebook, ...overrides },
+    vocabulary: demoVocabularyYaml,
+    secret: SECRET,
+    newSessionId: () => sessionIds[next++ % sessionIds.length] ?? 'session',
+  });
+}
