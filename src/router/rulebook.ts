@@ -23,7 +23,16 @@ const rulebookSchema = z
   })
   .strict();
 
-export type RulebookInput = z.input<typeof rulebookSchema>;
+/** A rulebook as a host writes it: every key optional. */
+export interface RulebookInput {
+  readonly compute?: boolean;
+  readonly maxRephrase?: number;
+  readonly askToRephrase?: boolean;
+  readonly batchWrites?: boolean;
+  readonly destinations?: Readonly<Record<string, readonly DestinationKind[]>>;
+  readonly contextParameters?: Readonly<Record<string, string>>;
+  readonly onUnread?: 'model' | 'refuse';
+}
 export interface Rulebook {
   readonly compute: boolean;
   readonly maxRephrase: number;
