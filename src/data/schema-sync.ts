@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { PlumbError } from '../core/index.js';
-import type { ColumnKind, Database } from './database.js';
+import type { ColumnInfo, ColumnKind, Database } from './database.js';
 import type { Manager } from './model.js';
 
 interface ExpectedColumn {
@@ -42,7 +42,7 @@ export function expectedTables(managers: readonly Manager[]): ExpectedTable[] {
     }
     tables.push({ name: manager.table, owner: manager.name, columns, indexes });
     for (const relation of manager.relations) {
-      if (relation.kind !== 'manyToMany' || joins.has(relation.through)) continue;
+      if (relation.kind !== 'manyToMany' || !relation.declared || joins.has(relation.through)) continue;
       joins.add(relation.through);
       const self = relation.target.relation(relation.reverseName)!.target;
       tables.push({
@@ -67,51 +67,62 @@ export function expectedTables(managers: readonly Manager[]): ExpectedTable[] {
 export async function syncSchema(database: Database, managers: readonly Manager[]): Promise<void> {
   const problems: string[] = [];
   const tables = expectedTables(managers);
+  const missing: ExpectedTable[] = [];
   for (const table of tables) {
     const existing = await database.tableColumns(table.name);
-    if (existing === undefined) {
-      let builder = database.kysely.schema.createTable(table.name);
-      for (const expected of table.columns) {
-        builder = builder.addColumn(expected.name, sql.raw(database.fragments.columnType(expected.kind)), (col) => {
-          let definition = col;
-          if (expected.primaryKey === true) definition = definition.primaryKey();
-          else if (!expected.nullable) definition = definition.notNull();
-          if (expected.references !== undefined) {
-            definition = definition.references(`${expected.references.table}.${expected.references.column}`);
-            if (table.primaryKey !== undefined) definition = definition.onDelete('cascade');
-          }
-          return definition;
-        });
-      }
-      if (table.primaryKey !== undefined) builder = builder.addPrimaryKeyConstraint(`${table.name}_pkey`, [...table.primaryKey] as never);
-      await builder.execute();
-    } else {
-      const byName = new Map(existing.map((info) => [info.name, info]));
-      for (const expected of table.columns) {
-        const info = byName.get(expected.name);
-        if (info === undefined) {
-          problems.push(`Table '${table.name}' has no column '${expected.name}' for ${expected.what}.`);
-          continue;
-        }
-        if (!database.fragments.typeMatches(expected.kind, info.dataType)) {
-          problems.push(`Table '${table.name}' column '${expected.name}' has type '${info.dataType}', but ${expected.what} needs '${database.fragments.columnType(expected.kind)}'.`);
-        }
-        if (expected.primaryKey !== true && info.nullable !== expected.nullable) {
-          problems.push(`Table '${table.name}' column '${expected.name}' is ${info.nullable ? 'nullable' : 'not null'}, but ${expected.what} is ${expected.nullable ? 'nullable' : 'required'}.`);
-        }
-      }
-      const known = new Set(table.columns.map((expected) => expected.name));
-      for (const info of existing) {
-        if (!known.has(info.name) && !info.nullable && !info.hasDefault) {
-          problems.push(`Table '${table.name}' column '${info.name}' is required but no field of ${table.owner} fills it.`);
-        }
-      }
-    }
-    for (const indexed of table.indexes) {
-      await database.kysely.schema.createIndex(`${table.name}_${indexed}_idx`).ifNotExists().on(table.name).column(indexed).execute();
-    }
+    if (existing === undefined) missing.push(table);
+    else problems.push(...tableProblems(database, table, existing));
   }
   if (problems.length > 0) {
     throw new PlumbError('schema_mismatch', `The database does not match the managers:\n- ${problems.join('\n- ')}`, { details: { problems } });
   }
+  for (const table of missing) await createTable(database, table);
+  for (const table of tables) {
+    for (const indexed of table.indexes) {
+      await database.kysely.schema.createIndex(`${table.name}_${indexed}_idx`).ifNotExists().on(table.name).column(indexed).execute();
+    }
+  }
+}
+
+async function createTable(database: Database, table: ExpectedTable): Promise<void> {
+  let builder = database.kysely.schema.createTable(table.name);
+  for (const expected of table.columns) {
+    builder = builder.addColumn(expected.name, sql.raw(database.fragments.columnType(expected.kind)), (col) => {
+      let definition = col;
+      if (expected.primaryKey === true) definition = definition.primaryKey();
+      else if (!expected.nullable) definition = definition.notNull();
+      if (expected.references !== undefined) {
+        definition = definition.references(`${expected.references.table}.${expected.references.column}`);
+        if (table.primaryKey !== undefined) definition = definition.onDelete('cascade');
+      }
+      return definition;
+    });
+  }
+  if (table.primaryKey !== undefined) builder = builder.addPrimaryKeyConstraint(`${table.name}_pkey`, [...table.primaryKey] as never);
+  await builder.execute();
+}
+
+function tableProblems(database: Database, table: ExpectedTable, existing: readonly ColumnInfo[]): string[] {
+  const problems: string[] = [];
+  const byName = new Map(existing.map((info) => [info.name, info]));
+  for (const expected of table.columns) {
+    const info = byName.get(expected.name);
+    if (info === undefined) {
+      problems.push(`Table '${table.name}' has no column '${expected.name}' for ${expected.what}.`);
+      continue;
+    }
+    if (!database.fragments.typeMatches(expected.kind, info.dataType)) {
+      problems.push(`Table '${table.name}' column '${expected.name}' has type '${info.dataType.toLowerCase()}', but ${expected.what} needs '${database.fragments.columnType(expected.kind)}'.`);
+    }
+    if (expected.primaryKey !== true && info.nullable !== expected.nullable) {
+      problems.push(`Table '${table.name}' column '${expected.name}' is ${info.nullable ? 'nullable' : 'not null'}, but ${expected.what} is ${expected.nullable ? 'nullable' : 'required'}.`);
+    }
+  }
+  const known = new Set(table.columns.map((expected) => expected.name));
+  for (const info of existing) {
+    if (!known.has(info.name) && !info.nullable && !info.hasDefault) {
+      problems.push(`Table '${table.name}' column '${info.name}' is required but no field of ${table.owner} fills it.`);
+    }
+  }
+  return problems;
 }
