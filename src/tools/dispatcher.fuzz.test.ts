@@ -74,7 +74,7 @@ describe('the dispatcher under random arguments', () => {
       );
       await fc.assert(
         fc.asyncProperty(call, fc.boolean(), async (argumentsValue, signedIn) => {
-          const result = await dispatcher.dispatch({ name: tool, arguments: argumentsValue as object }, { actor: signedIn ? staff : anonymous });
+          const result = await dispatcher.dispatch({ name: tool, arguments: argumentsValue }, { actor: signedIn ? staff : anonymous });
           expect(() => JSON.stringify(result)).not.toThrow();
           if (isToolError(result)) {
             expect(codes.has(result.error.code)).toBe(true);

@@ -27,3 +27,5 @@ export type { QueryArguments, QueryResult } from './query-tool.js';
 export type { FieldSelection } from './query-plan.js';
 export { mutationNames, validateMutationSettings } from './mutate-tool.js';
 export { tokenize, singular, snakeName } from './tokens.js';
+export { createSqliteConfirmationStore } from './sqlite-confirmation-store.js';
+export type { SqliteConfirmationStore, SqliteConfirmationStoreOptions } from './sqlite-confirmation-store.js';
