@@ -45,3 +45,5 @@ export type { OllamaMessage, OllamaTool, OllamaToolCall } from './ollama/ollama-
 export { createGeminiProvider, GEMINI_DEFAULTS, GeminiDecoder } from './gemini/gemini-provider.js';
 export { toGeminiContents, fromGeminiContents, toGeminiTools } from './gemini/gemini-messages.js';
 export type { GeminiContent, GeminiPart, GeminiTools } from './gemini/gemini-messages.js';
+export { createAiSdkProvider, toAiSdkPrompt, toAiSdkTools, classifyAiSdkError } from './ai-sdk/ai-sdk-provider.js';
+export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
