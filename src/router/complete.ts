@@ -8,7 +8,8 @@ import { readClock } from './clock.js';
 import type { Draft, ReadOptions } from './planner.js';
 import { asAsk, finish, readTurn } from './planner.js';
 import type { RouterCore } from './router-core.js';
-import { fold } from './text.js';
+import { fold, tokenize } from './text.js';
+import { selectTool } from './select.js';
 import type { ArgumentSource, PlanItem, TurnPlan } from './types.js';
 import { findValues } from './values.js';
 
@@ -69,6 +70,9 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   const tool = step.selection.tool === null ? undefined : lang.toolsByName.get(step.selection.tool);
   if (tool === undefined || step.selection.missing.length === 0) return null;
   if (turn.length > 2000) return null;
+  // A reply that names another tool by its trigger is a new request, not an answer.
+  const other = selectTool(lang, folded, tokenize(folded), [], []).chosen;
+  if (other !== null && other.trigger !== null && other.tool !== tool) return null;
   const missing = new Set(step.selection.missing);
   const narrowed: CompiledTool = { ...tool, parameters: tool.parameters.filter((p) => missing.has(p.info.name)) };
   const clock = typeof options.context.now === 'string' ? readClock(options.context.now) : null;

@@ -332,7 +332,7 @@ export function finish(core: RouterCore, lang: CompiledLanguage, turn: string, d
   });
   const toModel = outcome === 'unread' && options.onUnread === 'model' ? items.flatMap((item, i) => (item.kind === 'unread' ? [i] : [])) : [];
   const declinedBecause = declines.length > 0 ? declines.map((d) => d.decidedBy).join('; ') : null;
-  const chain = outcome === 'ask' ? chainFor(core, lang, items) : [];
+  const chain = outcome === 'ask' ? chainFor(core, lang, items, options.context) : [];
   return {
     outcome,
     language: lang.language,
@@ -385,7 +385,7 @@ function exampleFor(lang: CompiledLanguage, items: readonly PlanItem[]): string 
 }
 
 /** For an asking step whose missing identity a read tool's output gives, the call that would give it. */
-function chainFor(core: RouterCore, lang: CompiledLanguage, items: readonly PlanItem[]): ChainLink[] {
+function chainFor(core: RouterCore, lang: CompiledLanguage, items: readonly PlanItem[], context: RouterContext): ChainLink[] {
   const links: ChainLink[] = [];
   items.forEach((item, step) => {
     if (item.kind !== 'ask' || item.selection.tool === null) return;
@@ -397,10 +397,12 @@ function chainFor(core: RouterCore, lang: CompiledLanguage, items: readonly Plan
         if (nouns.length === 0 || !nouns.every((w) => info.nameWords.includes(w))) continue;
         const tool = lang.toolsByName.get(info.name);
         if (tool === undefined) continue;
-        const args: Record<string, JsonValue> = {};
+        const folded = fold(item.text);
+        const view = { turn: item.text, folded, start: 0, end: item.text.length, values: findValues(item.text, lang.language, lang.words.channels, folded), dates: [] };
+        const args: Record<string, JsonValue> = { ...fillArguments(tool, view, lang, core.rulebook, context, null).args };
         for (const p of tool.parameters) {
           const given = item.selection.arguments[p.info.name];
-          if (given !== undefined) args[p.info.name] = given;
+          if (given !== undefined && !(p.info.name in args)) args[p.info.name] = given;
         }
         if (tool.parameters.some((p) => p.info.required && !(p.info.name in args))) continue;
         links.push({ step, parameter, tool: info.name, arguments: sortKeys(args), identity });
