@@ -71,3 +71,23 @@ describe('plumb graphql', () => {
     expect(run.stdout).toMatch(/Usage: plumb graphql \[options\] <document>/);
   });
 });
+
+describe('plumb graphql --scale', () => {
+  const dir = tempDir();
+  afterAll(() => dir.remove());
+
+  it('seeds a new database with the synthetic shop: 1,000 parts and 10,000 order lines per unit', async () => {
+    const db = join(dir.path, 'scaled.sqlite');
+    const run = await plumb('graphql', '{ partList(pageSize: 1) { pageInfo { totalCount } } orderLineList(pageSize: 1) { pageInfo { totalCount } } }', '--db', db, '--scale', '1', '--as', 'alice');
+    expect(run.code).toBe(0);
+    const data = JSON.parse(run.stdout).data;
+    expect(data.partList.pageInfo.totalCount).toBe(1000);
+    expect(data.orderLineList.pageInfo.totalCount).toBe(10_000);
+  });
+
+  it.each(['0', '-3', 'lots', '1.5'])('refuses --scale %s with exit 2', async (value) => {
+    const run = await plumb('graphql', '{ a }', '--db', ':memory:', '--scale', value);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--scale must be an integer from 1 to 1000/);
+  });
+});

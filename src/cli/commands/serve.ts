@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { authenticateDemo } from '../../demo/index.js';
 import { createServer } from '../../server/index.js';
-import { openApp } from '../app-options.js';
+import { openApp, scaleHelp } from '../app-options.js';
 import { CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 
 interface ServeOptions {
   readonly demo?: boolean;
   readonly db?: string;
+  readonly scale?: string;
   readonly port: string;
   readonly host: string;
   readonly log?: boolean;
@@ -20,6 +21,7 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
     .description('Start the Plumb server (GET /healthz, POST /graphql) until SIGINT or SIGTERM')
     .option('--demo', 'serve the embedded demo shop (SQLite, seeded on first use)')
     .option('--db <path>', "the demo's SQLite file (default .plumb/demo.sqlite)")
+    .option('--scale <n>', scaleHelp)
     .option('--port <port>', 'TCP port (0 picks a free one)', '8787')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--log', 'write request logs as JSON lines to stderr')
