@@ -47,3 +47,5 @@ export { toGeminiContents, fromGeminiContents, toGeminiTools } from './gemini/ge
 export type { GeminiContent, GeminiPart, GeminiTools } from './gemini/gemini-messages.js';
 export { createAiSdkProvider, toAiSdkPrompt, toAiSdkTools, classifyAiSdkError } from './ai-sdk/ai-sdk-provider.js';
 export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
+export { createProvider, BUILTIN_PROVIDERS } from './create-provider.js';
+export type { ProviderConfig, BuiltinProviderName } from './create-provider.js';
