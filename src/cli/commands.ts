@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { CliIo } from './program.js';
 import { registerGraphqlCommand } from './commands/graphql.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerRouteCommand } from './commands/route.js';
 
 /** Every `plumb` command, one file each under `commands/`. */
 export function registerCommands(program: Command, io: CliIo): void {
   registerGraphqlCommand(program, io);
   registerServeCommand(program, io);
+  registerRouteCommand(program, io);
 }

@@ -90,6 +90,16 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
       decidedBy = 'D1 availability';
     }
 
+    if (tool === null && selection?.fallback != null) {
+      const candidate = selection.fallback.tool;
+      const trial = fillArguments(candidate, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+      const complete = candidate.parameters.every((p) => !p.info.required || p.info.name in trial.args);
+      if (complete && trial.several === null && candidate.parameters.some((p) => p.info.required)) {
+        tool = candidate;
+        decidedBy = 'T2 name';
+      }
+    }
+
     if (tool === null) {
       const close = selection?.close ?? [];
       if (close.length > 1) {

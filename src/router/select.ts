@@ -12,6 +12,7 @@ export interface Scored {
   readonly convincing: boolean;
   readonly trigger: string | null;
   readonly triggerSpan: readonly [number, number] | null;
+  readonly whole: boolean;
   readonly evidence: string;
 }
 
@@ -20,6 +21,8 @@ export interface SelectionResult {
   /** Close runners-up: two or more means the person is asked which. */
   readonly close: readonly Scored[];
   readonly ranked: readonly Scored[];
+  /** Not convincing on words alone, but its whole name is in the turn: taken only if the turn fills every required argument. */
+  readonly fallback: Scored | null;
   readonly verbs: { readonly read: boolean; readonly write: boolean };
 }
 
@@ -71,6 +74,7 @@ export function selectTool(
       cueHits * 0.5 +
       typeHits * 0.25 -
       (disagrees ? 5 : 0);
+    const whole = !disagrees && keys > 0 && nameHits === keys;
     const convincing =
       !disagrees &&
       (triggerMatch !== null ||
@@ -82,18 +86,22 @@ export function selectTool(
       convincing,
       trigger: triggerMatch,
       triggerSpan,
+      whole,
       evidence: `${tool.info.name} ${score.toFixed(2)}${triggerMatch === null ? '' : ` trigger "${triggerMatch}"`} name ${nameHits}/${keys}`,
     });
   }
   ranked.sort((a, b) => b.score - a.score || (a.tool.info.name < b.tool.info.name ? -1 : 1));
   const best = ranked[0];
-  if (best === undefined || !best.convincing) return { chosen: null, close: [], ranked, verbs: { read, write } };
+  if (best === undefined || !best.convincing) {
+    const wholes = ranked.filter((s) => s.whole);
+    return { chosen: null, close: [], ranked, fallback: wholes.length === 1 ? (wholes[0] as Scored) : null, verbs: { read, write } };
+  }
   // Two tools named by their own triggers in one clause ("refund or charge order 4411") are a question, not a choice.
   const triggered = ranked.filter((s) => s.convincing && s.triggerSpan !== null);
   const named = triggered.filter(
     (s) => !triggered.some((o) => o !== s && o.triggerSpan !== null && s.triggerSpan !== null && o.triggerSpan[0] <= s.triggerSpan[0] && o.triggerSpan[1] >= s.triggerSpan[1] && o.triggerSpan[1] - o.triggerSpan[0] > s.triggerSpan[1] - s.triggerSpan[0]),
   );
-  if (named.length > 1) return { chosen: null, close: named, ranked, verbs: { read, write } };
+  if (named.length > 1) return { chosen: null, close: named, ranked, fallback: null, verbs: { read, write } };
   const close = ranked.filter((s) => s.convincing && best.score - s.score < 0.5);
-  return { chosen: close.length > 1 ? null : best, close: close.length > 1 ? close : [], ranked, verbs: { read, write } };
+  return { chosen: close.length > 1 ? null : best, close: close.length > 1 ? close : [], ranked, fallback: null, verbs: { read, write } };
 }
