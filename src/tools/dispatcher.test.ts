@@ -306,3 +306,28 @@ describe('the confirmation gate', () => {
     expect(isConfirmationRequired(await dispatcher.dispatch({ name: 'pay', arguments: { amount: 500 } }, { actor: alice }))).toBe(true);
   });
 });
+
+describe('callbacks that throw', () => {
+  it('answers tool_failed when a schema refinement or a confirm callback throws, and reports it', async () => {
+    const reported: unknown[] = [];
+    const fragile = defineTool({
+      name: 'fragile',
+      description: 'Has a throwing refinement.',
+      input: z.object({ n: z.number().refine((n) => {
+        if (n < 0) throw new Error('refinement blew up');
+        return true;
+      }) }),
+      effect: 'read',
+      confirm: (args) => {
+        if (args.n === 13) throw new Error('confirm blew up');
+        return false;
+      },
+      handler: (args) => args.n,
+    });
+    const dispatcher = createDispatcher({ tools: [fragile], onError: (error) => reported.push(error) });
+    expect(codeOf(await dispatcher.dispatch({ name: 'fragile', arguments: { n: -1 } }, { actor: alice }))).toBe('tool_failed');
+    expect(codeOf(await dispatcher.dispatch({ name: 'fragile', arguments: { n: 13 } }, { actor: alice }))).toBe('tool_failed');
+    expect(await dispatcher.dispatch({ name: 'fragile', arguments: { n: 2 } }, { actor: alice })).toBe(2);
+    expect(reported).toHaveLength(2);
+  });
+});

@@ -136,6 +136,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   };
 
+  const failed = (toolName: string): ToolResult =>
+    errorResult('tool_failed', `'${toolName}' failed on the server. The failure was reported; try again later or another way.`);
+
   const contextFor = (actor: Actor, signal: AbortSignal, threadId: string | undefined): ToolContext => ({
     actor,
     signal,
@@ -206,7 +209,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return errorResult(error.code, error.message, error.details as JsonObject | undefined);
       }
       report(error, { tool: tool.name, phase: 'handler', actor: ctx.actor, threadId: ctx.threadId });
-      return errorResult('tool_failed', `'${tool.name}' failed on the server. The failure was reported; try again later or another way.`);
+      return failed(tool.name);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
@@ -257,13 +260,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const parsed = parseArguments(call.arguments);
     if (!parsed.ok) return errorResult('invalid_arguments', parsed.message);
     const ctx = contextFor(dctx.actor, dctx.signal ?? idle, dctx.threadId);
-    const admitted = admit(tool, parsed.args, ctx);
-    if (!admitted.ok) return admitted.result;
-    if (tool.needsConfirmation(admitted.value, dctx.actor)) {
+    let needsConfirmation: boolean;
+    let value: unknown;
+    try {
+      const admitted = admit(tool, parsed.args, ctx);
+      if (!admitted.ok) return admitted.result;
+      value = admitted.value;
+      needsConfirmation = tool.needsConfirmation(value, dctx.actor);
+    } catch (error) {
+      // A schema refinement, an authorize or a confirm callback threw: fail closed, report it.
+      report(error, { tool: tool.name, phase: 'handler', actor: dctx.actor, threadId: dctx.threadId });
+      return failed(tool.name);
+    }
+    if (needsConfirmation) {
       // Store a JSON copy: the caller's object must not change what was confirmed.
       return hold(tool, JSON.parse(JSON.stringify(parsed.args)) as JsonObject, ctx, dctx.canConfirm ?? true);
     }
-    return execute(tool, admitted.value, ctx, dctx.signal);
+    return execute(tool, value, ctx, dctx.signal);
   };
 
   const invalid = (why: string): ToolResult => errorResult('confirmation_invalid', `${why} Ask for the change again to get a new confirmation.`);
@@ -322,7 +335,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return result;
     }
     const ctx = contextFor(actor, options.signal ?? idle, claimed.threadId);
-    const admitted = admit(tool, claimed.arguments, ctx);
+    let admitted: ReturnType<typeof admit>;
+    try {
+      admitted = admit(tool, claimed.arguments, ctx);
+    } catch (error) {
+      report(error, { tool: tool.name, phase: 'handler', actor, threadId: claimed.threadId });
+      await settle({ status: 'failed', error: { code: 'tool_failed', message: 'validation failed on the server' } });
+      return failed(tool.name);
+    }
     if (!admitted.ok) {
       const error = (admitted.result as { error: { code: string; message: string } }).error;
       await settle({ status: 'failed', error: { code: error.code, message: error.message } });

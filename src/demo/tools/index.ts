@@ -1,0 +1,1 @@
+export { createDemoHostTools, demoToolSettings } from './demo-tools.js';
