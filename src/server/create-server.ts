@@ -1,24 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nanoid } from 'nanoid';
 import { anonymous, PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import type { App } from '../data/index.js';
+import { createAudit } from './audit.js';
+import type { Audit, AuditOptions } from './audit.js';
+import { registerChatHttp } from './chat-http.js';
+import { registerChatSocket } from './chat-socket.js';
+import type { ChatDeps } from './chat-deps.js';
+import { parseConfig } from './config.js';
+import type { PlumbConfig } from './config.js';
+import { registerConsole } from './console-routes.js';
+import type { ConsoleInfo, LoginDirectory } from './console-routes.js';
+import type { ChatEngine } from './engine-port.js';
 import type { ServerErrorCode } from './errors.js';
+import { resolvePermission } from './permission.js';
+import { createMemoryRateLimitStore } from './rate-limit-store.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+import { createRateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { appendSetCookie, loginCookieName, withSession } from './request-actor.js';
+import type { PermissionCallable } from './settings.js';
+import { createSigner, readCookie } from './signed-value.js';
+import type { Signer } from './signed-value.js';
 
-/** The host's hook: who is asking. `null` means anonymous; throw a PlumbError to refuse. */
+/** The host's hook: who is asking. `null` means anonymous; throw a PlumbError to refuse (401). */
 export type Authenticate = (request: FastifyRequest) => Actor | null | Promise<Actor | null>;
 
 export interface ServerOptions {
   readonly app: App;
+  /** The engine behind the chat routes; without one, only /healthz, /graphql and the console are served. */
+  readonly engine?: ChatEngine;
+  /** The parsed configuration (`parseConfig`); default: every default. */
+  readonly settings?: PlumbConfig;
   readonly authenticate?: Authenticate;
+  /** Named users the console may sign in as (kept in a signed `plumb_login` cookie). */
+  readonly login?: LoginDirectory;
+  /** What the console's settings panel shows (provider, model). */
+  readonly consoleInfo?: ConsoleInfo;
+  /** Serve the console at /console/. Default true. */
+  readonly console?: boolean;
   /** A pino-compatible logger, or false for none. Default: none. */
   readonly logger?: FastifyBaseLogger | false;
-  /** Largest accepted request body in bytes. Default 64 KiB. */
+  /** Largest accepted request body in bytes; overrides `settings.bodyLimitBytes`. */
   readonly bodyLimit?: number;
+  /** Where rate-limit counters live. Default: in memory. */
+  readonly rateLimitStore?: RateLimitStore;
+  /** A limiter shared with a budgeted provider (`budgetedProvider`); default: one over `rateLimitStore`. */
+  readonly rateLimiter?: RateLimiter;
+  /** True when the provider passed to the engine is a `budgetedProvider` over `rateLimiter`. */
+  readonly usageRecordedByProvider?: boolean;
+  /** Audit overrides (a destination for the default pino logger, or a logger function). */
+  readonly audit?: Pick<AuditOptions, 'destination' | 'logger'>;
+  /** Unexpected failures, with where they happened; also logged. */
+  readonly onError?: (error: unknown, context: { readonly source: string }) => void;
+  /** Secret for signed cookies; default: `settings.sessionSecret`, else random per process. */
+  readonly secret?: string;
+  /** Directory the module-path settings (`permission`, audit `logger`) are resolved from. */
+  readonly cwd?: string;
+  readonly clock?: () => number;
 }
 
 export interface PlumbServer extends AsyncDisposable {
   readonly fastify: FastifyInstance;
+  readonly settings: PlumbConfig;
+  readonly rateLimiter: RateLimiter;
+  readonly audit: Audit;
   /** Starts listening and resolves with the base URL (`http://127.0.0.1:8787`). */
   listen(options: { port: number; host: string }): Promise<string>;
   close(): Promise<void>;
@@ -32,10 +84,29 @@ declare module 'fastify' {
 
 export async function createServer(options: ServerOptions): Promise<PlumbServer> {
   const { app, authenticate } = options;
+  const settings = options.settings ?? parseConfig({});
+  const bodyLimit = options.bodyLimit ?? settings.bodyLimitBytes;
+  const signer: Signer = createSigner(options.secret ?? settings.sessionSecret ?? randomBytes(32));
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger === undefined || options.logger === false ? undefined : options.logger;
+  const report = (error: unknown, context: { readonly source: string }): void => {
+    logger?.error({ err: error, source: context.source }, 'chat failure');
+    try {
+      options.onError?.(error, context);
+    } catch {
+      // an error hook that throws must not take a turn down
+    }
+  };
+  const permission: PermissionCallable | undefined = await resolvePermission(settings.permission, options.cwd);
+  const auditLogger = options.audit?.logger ?? (typeof settings.audit.logger === 'string' ? await importFunction(settings.audit.logger, options.cwd) : settings.audit.logger);
+  const audit = createAudit({ ...settings.audit, logger: auditLogger, clock, ...(options.audit?.destination === undefined ? {} : { destination: options.audit.destination }) });
+  const rateLimiter = options.rateLimiter ?? createRateLimiter(settings.rateLimit, options.rateLimitStore ?? createMemoryRateLimitStore(), clock);
+
   const fastify = Fastify({
-    ...(options.logger === undefined || options.logger === false ? { logger: false } : { loggerInstance: options.logger }),
-    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    ...(logger === undefined ? { logger: false } : { loggerInstance: logger }),
+    bodyLimit,
     return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
   });
   // Fastify 5 refuses an object as a request decorator (it would be shared by every request), so
   // the actor lives in a WeakMap behind a getter and a setter.
@@ -49,20 +120,28 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     },
   });
 
-  fastify.addHook('onRequest', async (request) => {
-    request.actor = (authenticate === undefined ? null : await authenticate(request)) ?? anonymous;
+  fastify.addHook('onRequest', async (request, reply) => {
+    const signedLogin = options.login === undefined ? undefined : readCookie(request.headers.cookie, loginCookieName);
+    const loginName = signedLogin === undefined ? undefined : signer.unsign(signedLogin);
+    const fromLogin = loginName === undefined || request.headers['x-plumb-user'] !== undefined ? undefined : options.login?.resolve(loginName);
+    const actor = fromLogin ?? (authenticate === undefined ? null : await authenticate(request)) ?? anonymous;
+    const session = withSession(actor, request, signer);
+    request.actor = session.actor;
+    if (session.setCookie !== undefined) appendSetCookie(reply, session.setCookie);
   });
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PlumbError) return sendError(reply, 401, error.code as ServerErrorCode, error.message);
-    if (error.statusCode === 413) return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${options.bodyLimit ?? 65536} bytes.`);
+    if (error.statusCode === 413) return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes.`);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, 400, 'bad_request', error.message);
     }
-    request.log.error({ err: error }, 'unexpected failure');
+    report(error, { source: `${request.method} ${request.routeOptions.url ?? request.url}` });
     return sendError(reply, 500, 'internal_error', 'Something went wrong on the server.');
   });
   fastify.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `No route for ${request.method} ${request.url}.`));
+
+  await fastify.register(websocket, { options: { maxPayload: bodyLimit } });
 
   fastify.get('/healthz', () => ({ status: 'ok' }));
 
@@ -97,11 +176,36 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     }
   });
 
+  if (options.engine !== undefined && settings.enabled) {
+    const deps: ChatDeps = {
+      url: settings.url,
+      engine: options.engine,
+      signer,
+      permission,
+      rateLimiter,
+      usageRecordedByProvider: options.usageRecordedByProvider ?? false,
+      audit,
+      allowedOrigins: settings.allowedOrigins,
+      maxBufferedBytes: settings.websocketMaxBufferedBytes,
+      pingIntervalMs: settings.websocketPingSeconds * 1000,
+      newId: () => nanoid(),
+      report,
+    };
+    registerChatHttp(fastify, deps);
+    registerChatSocket(fastify, deps);
+  }
+  if (options.console !== false) {
+    registerConsole(fastify, { signer, chatUrl: settings.url, chatEnabled: options.engine !== undefined && settings.enabled, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
+  }
+
   await fastify.ready();
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= fastify.close());
   return {
     fastify,
+    settings,
+    rateLimiter,
+    audit,
     async listen({ port, host }) {
       await fastify.listen({ port, host });
       const address = fastify.server.address();
@@ -115,4 +219,12 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
 
 function sendError(reply: FastifyReply, status: number, code: ServerErrorCode, message: string): FastifyReply {
   return reply.status(status).send({ error: { code, message } });
+}
+
+async function importFunction(path: string, cwd: string | undefined): Promise<(record: Readonly<Record<string, unknown>>) => void> {
+  const specifier = path.startsWith('.') || isAbsolute(path) ? pathToFileURL(resolve(cwd ?? process.cwd(), path)).href : path;
+  const module = (await import(specifier)) as { default?: unknown; logger?: unknown };
+  const candidate = module.logger ?? module.default;
+  if (typeof candidate !== 'function') throw new PlumbError('invalid_config', `audit.logger: the module '${path}' must export a function (default or 'logger').`);
+  return candidate as (record: Readonly<Record<string, unknown>>) => void;
 }

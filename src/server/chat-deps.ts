@@ -1,0 +1,24 @@
+import type { Audit } from './audit.js';
+import type { ChatEngine } from './engine-port.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { PermissionCallable } from './settings.js';
+import type { Signer } from './signed-value.js';
+
+/** What the chat routes share, built once by `createServer`. */
+export interface ChatDeps {
+  readonly url: string;
+  readonly engine: ChatEngine;
+  readonly signer: Signer;
+  readonly permission: PermissionCallable | undefined;
+  readonly rateLimiter: RateLimiter;
+  /** True when a budgeted provider records token usage itself (then `done` usage is not recorded again). */
+  readonly usageRecordedByProvider: boolean;
+  readonly audit: Audit;
+  readonly allowedOrigins: readonly string[] | null;
+  /** Bytes queued for one client (SSE response or WebSocket) before it is cut off. */
+  readonly maxBufferedBytes: number;
+  readonly pingIntervalMs: number;
+  readonly newId: () => string;
+  /** Unexpected failures: to the error hook and the log, never to the client. */
+  readonly report: (error: unknown, context: { readonly source: string }) => void;
+}

@@ -1,0 +1,242 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../core/index.js';
+import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
+import type { ChatDeps } from './chat-deps.js';
+import { fieldsOf, textOf } from './engine-port.js';
+import type { EngineEvent } from './engine-port.js';
+import { rateScope } from './request-actor.js';
+import { readCookie, serializeCookie } from './signed-value.js';
+import { publicError, relayTurn } from './turn-relay.js';
+import type { ErrorEventBody } from './turn-relay.js';
+
+const otherMethods = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** `POST {url}`, `{url}stream/`, `{url}confirm/`, `GET {url}threads/…`, `GET {url}csrf/`. */
+export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void {
+  const { url } = deps;
+  const csrf = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const header = request.headers[csrfHeaderName];
+    if (!csrfTokenValid(deps.signer, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header)) {
+      await reply.status(403).send({ error: { code: 'csrf_failed', message: `Send the ${csrfCookieName} cookie and the same value in the X-CSRF-Token header; GET ${url}csrf/ issues both.` } });
+    }
+  };
+
+  const methodNotAllowed = (allowed: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(405).header('allow', allowed).send({ error: { code: 'method_not_allowed', message: `This route answers ${allowed} only.` } });
+
+  fastify.get(`${url}csrf/`, async (_request, reply) => {
+    const token = issueCsrfToken(deps.signer);
+    reply.header('set-cookie', serializeCookie(csrfCookieName, token));
+    return { token, header: 'X-CSRF-Token' };
+  });
+
+  fastify.post(`${url}`, { onRequest: csrf }, async (request, reply) => {
+    const text = await admitTurn(request, reply, deps, 'http');
+    if (text === undefined) return reply;
+    const { actor } = request;
+    const thread = threadOf(request.body);
+    let confirmationToReject: string | undefined;
+    const outcome = await relayTurn(
+      () => stopAtConfirmation(deps.engine.send({ actor, text, requestKey: requestKeyOf(request, deps), ...(thread === undefined ? {} : { threadId: thread }) }), (id) => (confirmationToReject = id)),
+      relayOptions(request, deps, 'http', () => undefined),
+    );
+    if (confirmationToReject !== undefined) rejectInBackground(deps, actor, confirmationToReject);
+    return envelope(outcome);
+  });
+
+  fastify.post(`${url}stream/`, { onRequest: csrf }, async (request, reply) => {
+    const text = await admitTurn(request, reply, deps, 'sse');
+    if (text === undefined) return reply;
+    const thread = threadOf(request.body);
+    await streamEvents(request, reply, deps, () => deps.engine.send({ actor: request.actor, text, requestKey: requestKeyOf(request, deps), ...(thread === undefined ? {} : { threadId: thread }) }));
+    return reply;
+  });
+
+  fastify.post(`${url}confirm/`, { onRequest: csrf }, async (request, reply) => {
+    const body = request.body as { confirmation_id?: unknown; confirmed?: unknown } | null;
+    if (body === null || typeof body !== 'object' || typeof body.confirmation_id !== 'string' || body.confirmation_id.trim() === '' || typeof body.confirmed !== 'boolean') {
+      return reply.status(400).send(errorEnvelope({ type: 'error', code: 'bad_event', message: "Send {\"confirmation_id\": \"<id from confirm_mutation>\", \"confirmed\": true|false}." }));
+    }
+    if (!(await allowed(request, reply, deps, 'confirm'))) return reply;
+    const limited = await rateLimited(request, deps, true);
+    if (limited !== undefined) return reply.status(429).header('retry-after', String(limited.retry_after_seconds)).send(errorEnvelope(limited));
+    const { actor } = request;
+    const confirmationId = body.confirmation_id;
+    const confirmed = body.confirmed;
+    const outcome = await relayTurn(() => deps.engine.confirm({ actor, confirmationId, confirmed }), relayOptions(request, deps, 'confirm', () => undefined));
+    return envelope(outcome);
+  });
+
+  fastify.get(`${url}threads/`, async (request, reply) => {
+    if (!(await allowed(request, reply, deps, 'threads'))) return reply;
+    return { threads: await deps.engine.threads.list(request.actor) };
+  });
+
+  fastify.get<{ Params: { id: string } }>(`${url}threads/:id`, async (request, reply) => {
+    if (!(await allowed(request, reply, deps, 'threads'))) return reply;
+    let history: unknown;
+    try {
+      history = await deps.engine.threads.history(request.actor, request.params.id);
+    } catch (error) {
+      if (publicError(error, () => undefined).code !== 'thread_not_found') throw error;
+      history = undefined;
+    }
+    if (history === undefined || history === null) return reply.status(404).send({ error: { code: 'not_found', message: `No thread '${request.params.id}' of yours.` } });
+    return history;
+  });
+
+  for (const path of [`${url}stream/`, `${url}confirm/`]) fastify.route({ method: [...otherMethods], url: path, handler: methodNotAllowed('POST') });
+  for (const path of [`${url}threads/`, `${url}csrf/`]) fastify.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: path, handler: methodNotAllowed('GET') });
+  fastify.route({ method: ['PUT', 'PATCH', 'DELETE'], url, handler: methodNotAllowed('POST (and GET for a WebSocket upgrade)') });
+}
+
+/** Validates the text, the permission and the request budget; answers and returns undefined when refused. */
+async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse'): Promise<string | undefined> {
+  const body = request.body as { text?: unknown; thread?: unknown } | null;
+  if (body === null || typeof body !== 'object' || typeof body.text !== 'string' || body.text.trim() === '') {
+    await reply.status(400).send(errorEnvelope({ type: 'error', code: 'bad_message', message: "Send {\"text\": \"<your question>\"} with a non-blank string 'text'." }));
+    return undefined;
+  }
+  if (body.thread !== undefined && body.thread !== null && typeof body.thread !== 'string') {
+    await reply.status(400).send({ error: { code: 'bad_request', message: "'thread' must be a thread id string." } });
+    return undefined;
+  }
+  if (!(await allowed(request, reply, deps, transport))) return undefined;
+  const limited = await rateLimited(request, deps, true);
+  if (limited !== undefined) {
+    if (transport === 'sse') {
+      await streamEvents(request, reply, deps, () => once(limited));
+      return undefined;
+    }
+    await reply.status(429).header('retry-after', String(limited.retry_after_seconds)).send(errorEnvelope(limited));
+    return undefined;
+  }
+  deps.audit.message({ transport, actor: request.actor, ...(typeof body.thread === 'string' ? { threadId: body.thread } : {}), role: 'user', text: body.text });
+  return body.text;
+}
+
+async function allowed(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse' | 'confirm' | 'threads'): Promise<boolean> {
+  if (deps.permission === undefined) return true;
+  let ok = false;
+  try {
+    ok = await deps.permission(request.actor, { transport, path: request.url, ip: request.ip });
+  } catch (error) {
+    deps.report(error, { source: 'permission' });
+  }
+  if (ok) return true;
+  await reply.status(403).send({ error: { code: 'permission_denied', message: 'You may not use the chat service.' } });
+  return false;
+}
+
+/** A refusal when a request (and, when `tokens`, a token) budget is spent. */
+export async function rateLimited(request: { actor: Actor; ip: string }, deps: ChatDeps, takeRequest: boolean): Promise<ErrorEventBody | undefined> {
+  const scope = rateScope(request.actor, request.ip);
+  const tokens = await deps.rateLimiter.checkTokens(scope);
+  const decision = tokens.allowed && takeRequest ? await deps.rateLimiter.takeRequest(scope) : tokens;
+  if (decision.allowed) return undefined;
+  return { type: 'error', code: 'rate_limited', message: `Chat rate limit exceeded (${decision.budget}). Try again in ${decision.retryAfterSeconds} seconds.`, retry_after_seconds: decision.retryAfterSeconds };
+}
+
+function relayOptions(request: FastifyRequest, deps: ChatDeps, transport: string, send: (event: EngineEvent) => void): Parameters<typeof relayTurn>[1] {
+  const scope = rateScope(request.actor, request.ip);
+  return {
+    transport,
+    actor: request.actor,
+    audit: deps.audit,
+    send,
+    report: (error) => deps.report(error, { source: transport }),
+    ...(deps.usageRecordedByProvider ? {} : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
+  };
+}
+
+/**
+ * Streams events as `data: <json>\n\n`. Headers (and the session cookie) go out before the first
+ * event. A client that leaves stops receiving; the turn still runs to the end. A client that does
+ * not read is cut off once `maxBufferedBytes` are queued for it, never allowed to grow memory.
+ */
+async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, events: () => AsyncIterable<EngineEvent>): Promise<void> {
+  const raw = reply.raw;
+  const headers: Record<string, string | string[]> = {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  };
+  const cookies = reply.getHeader('set-cookie');
+  if (cookies !== undefined) headers['set-cookie'] = Array.isArray(cookies) ? cookies.map(String) : [String(cookies)];
+  reply.hijack();
+  raw.writeHead(200, headers);
+  raw.flushHeaders();
+  let open = true;
+  const gone = (): void => {
+    open = false;
+  };
+  raw.once('close', gone);
+  try {
+    await relayTurn(events, {
+      ...relayOptions(request, deps, 'sse', () => undefined),
+      send: (event) => {
+        if (!open) return;
+        raw.write(`data: ${JSON.stringify(event)}\n\n`);
+        if (raw.writableLength > deps.maxBufferedBytes) {
+          open = false;
+          raw.destroy();
+        }
+      },
+    });
+  } finally {
+    raw.off('close', gone);
+    if (open) raw.end();
+  }
+}
+
+/** Plain HTTP cannot pause: a confirmation request becomes `confirmation_required_transport`. */
+async function* stopAtConfirmation(events: AsyncIterable<EngineEvent>, pending: (id: string) => void): AsyncIterable<EngineEvent> {
+  for await (const event of events) {
+    if (event.type === 'confirm_mutation') {
+      const fields = fieldsOf(event);
+      pending(textOf(fields.id));
+      yield {
+        type: 'error',
+        code: 'confirmation_required_transport',
+        message: `'${textOf(fields.mutation)}' needs your confirmation, which plain HTTP cannot ask for. Retry over SSE (POST …/stream/) or WebSocket.`,
+        ...(typeof fields.thread_id === 'string' ? { thread_id: fields.thread_id } : {}),
+        ...(typeof fields.turn_id === 'string' ? { turn_id: fields.turn_id } : {}),
+      } as EngineEvent;
+      continue;
+    }
+    yield event;
+  }
+}
+
+/** Resolves the write the HTTP client cannot confirm as rejected, so that its thread is not left waiting. */
+function rejectInBackground(deps: ChatDeps, actor: Actor, confirmationId: string): void {
+  const drain = async (): Promise<void> => {
+    for await (const event of deps.engine.confirm({ actor, confirmationId, confirmed: false })) void event;
+  };
+  drain().catch((error: unknown) => deps.report(error, { source: 'http_reject' }));
+}
+
+async function* once(event: ErrorEventBody): AsyncIterable<EngineEvent> {
+  await Promise.resolve();
+  yield event;
+}
+
+function envelope(outcome: { events: readonly EngineEvent[]; answer: string; threadId: string | undefined }): { events: readonly EngineEvent[]; answer: string; thread?: string } {
+  return { events: outcome.events, answer: outcome.answer, ...(outcome.threadId === undefined ? {} : { thread: outcome.threadId }) };
+}
+
+function errorEnvelope(event: ErrorEventBody): { error: { code: string; message: string }; events: ErrorEventBody[]; answer: string } {
+  return { error: { code: event.code, message: event.message }, events: [event], answer: '' };
+}
+
+function threadOf(body: unknown): string | undefined {
+  const thread = (body as { thread?: unknown }).thread;
+  return typeof thread === 'string' && thread !== '' ? thread : undefined;
+}
+
+function requestKeyOf(request: FastifyRequest, deps: ChatDeps): string {
+  const header = request.headers['idempotency-key'];
+  const given = Array.isArray(header) ? header[0] : header;
+  return given !== undefined && given !== '' && given.length <= 200 ? given : deps.newId();
+}

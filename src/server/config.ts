@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { PlumbError } from '../core/index.js';
+import { toolSettingsSchema } from '../tools/index.js';
+import { serverSettingsShape } from './settings.js';
+
+/**
+ * The whole `plumb.config.*` object: the server's own settings next to the tools' (and, once the
+ * engine exports its schema, the engine's), each declared once by its folder.
+ */
+export const plumbConfigSchema = z.strictObject({
+  ...toolSettingsSchema.shape,
+  ...serverSettingsShape,
+});
+
+export type PlumbConfigInput = z.input<typeof plumbConfigSchema>;
+export type PlumbConfig = Readonly<z.output<typeof plumbConfigSchema>>;
+
+/** The file names looked for, in order, when no --config is given. */
+export const configFileNames = ['plumb.config.json', 'plumb.config.js', 'plumb.config.mjs', 'plumb.config.ts'] as const;
+
+/** One problem with a configuration, naming the key. */
+export interface ConfigProblem {
+  readonly key: string;
+  readonly message: string;
+}
+
+/** Non-throwing: the parsed configuration, or every problem with its key. */
+export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig } | { ok: false; problems: readonly ConfigProblem[] } {
+  const result = plumbConfigSchema.safeParse(input ?? {});
+  if (result.success) return { ok: true, config: deepFreeze(result.data) };
+  const known = Object.keys(plumbConfigSchema.shape).sort();
+  const problems: ConfigProblem[] = [];
+  for (const issue of result.error.issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const full = base === '' ? key : `${base}.${key}`;
+        problems.push({ key: full, message: `Unknown setting '${full}'.${base === '' ? ` Settings: ${known.join(', ')}.` : ''}` });
+      }
+      continue;
+    }
+    const key = base === '' ? '(config)' : base;
+    problems.push({ key, message: `Invalid value for '${key}': ${issue.message}.` });
+  }
+  return { ok: false, problems };
+}
+
+/** Parses, defaults and freezes a configuration; throws `invalid_config` naming every bad key. */
+export function parseConfig(input: unknown): PlumbConfig {
+  const result = safeParseConfig(input);
+  if (result.ok) return result.config;
+  throw new PlumbError('invalid_config', result.problems.map((problem) => problem.message).join(' '), { details: { problems: result.problems } });
+}
+
+/** Where the configuration comes from: the given path, else the first `plumb.config.*` in `cwd`, else none. */
+export function findConfigFile(path: string | undefined, cwd: string): string | undefined {
+  if (path !== undefined) {
+    const full = isAbsolute(path) ? path : resolve(cwd, path);
+    if (!existsSync(full)) throw new PlumbError('config_not_found', `No configuration file at '${full}'.`);
+    return full;
+  }
+  for (const name of configFileNames) {
+    const full = resolve(cwd, name);
+    if (existsSync(full)) return full;
+  }
+  return undefined;
+}
+
+/** Reads the raw object of a configuration file: JSON, or a module's default export. */
+export async function readConfigFile(file: string): Promise<unknown> {
+  try {
+    if (extname(file) === '.json') return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const module = (await import(pathToFileURL(file).href)) as { default?: unknown; config?: unknown };
+    const value = module.default ?? module.config;
+    if (value === undefined) throw new Error('the module has no default export (export default { … })');
+    return typeof value === 'function' ? await (value as () => unknown)() : value;
+  } catch (error) {
+    throw new PlumbError('config_load_failed', `Could not load '${file}': ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+  }
+}
+
+/** Finds, reads and parses the configuration; `overrides` (CLI flags) win over the file. */
+export async function loadConfig(options: { readonly path?: string; readonly cwd?: string; readonly overrides?: Record<string, unknown> } = {}): Promise<{ config: PlumbConfig; file: string | undefined }> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = findConfigFile(options.path, cwd);
+  const raw = file === undefined ? {} : await readConfigFile(file);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new PlumbError('invalid_config', `The configuration in '${file ?? '(none)'}' must be an object of settings.`);
+  }
+  return { config: parseConfig({ ...raw, ...options.overrides }), file };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../core/index.js';
+import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
+import { loginCookieName } from './request-actor.js';
+import { readCookie, serializeCookie } from './signed-value.js';
+import type { Signer } from './signed-value.js';
+
+/** Users the console can sign in as (the demo's alice and bob); a real host brings its own login. */
+export interface LoginDirectory {
+  readonly names: readonly string[];
+  resolve(name: string): Actor | undefined;
+}
+
+/** What the console's settings panel shows. */
+export interface ConsoleInfo {
+  readonly provider?: string;
+  readonly model?: string;
+}
+
+const files = {
+  'index.html': 'text/html; charset=utf-8',
+  'console.css': 'text/css; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+} as const;
+
+/** The console's static files, read once from `src/console/` (no build step). */
+function loadFiles(): Record<keyof typeof files, string> {
+  const dir = new URL('../console/', import.meta.url);
+  return Object.fromEntries(Object.keys(files).map((name) => [name, readFileSync(new URL(name, dir), 'utf8')])) as Record<keyof typeof files, string>;
+}
+
+export function registerConsole(
+  fastify: FastifyInstance,
+  options: { readonly signer: Signer; readonly chatUrl: string; readonly chatEnabled: boolean; readonly info: ConsoleInfo; readonly login?: LoginDirectory },
+): void {
+  const content = loadFiles();
+  const { signer } = options;
+  const page = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const token = issueCsrfToken(signer);
+    reply.header('set-cookie', [serializeCookie(csrfCookieName, token), ...existingCookies(reply)]);
+    reply.header('content-security-policy', "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self'; script-src 'self'; img-src 'self' data:");
+    return reply.type(files['index.html']).send(content['index.html'].replace('{{CSRF}}', token).replace('{{CHAT_URL}}', options.chatUrl));
+  };
+  fastify.get('/console/', page);
+  for (const name of ['console.css', 'console.js'] as const) {
+    fastify.get(`/console/${name}`, (_request, reply) => reply.type(files[name]).header('cache-control', 'no-cache').send(content[name]));
+  }
+
+  fastify.get('/console/session', (request) => ({
+    actor: describe(request.actor),
+    users: options.login?.names ?? [],
+    chat_url: options.chatUrl,
+    chat_enabled: options.chatEnabled,
+    provider: options.info.provider ?? null,
+    model: options.info.model ?? null,
+  }));
+
+  const csrfOk = (request: FastifyRequest): boolean => {
+    const header = request.headers[csrfHeaderName];
+    return csrfTokenValid(signer, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header);
+  };
+  fastify.post('/console/login', async (request, reply) => {
+    if (!csrfOk(request)) return reply.status(403).send({ error: { code: 'csrf_failed', message: 'Reload the console: its CSRF token is missing or stale.' } });
+    const user = (request.body as { user?: unknown } | null)?.user;
+    if (user === null || user === 'anonymous' || user === undefined) {
+      reply.header('set-cookie', serializeCookie(loginCookieName, '', { maxAgeSeconds: 0 }));
+      return { actor: { kind: 'anonymous' } };
+    }
+    const actor = typeof user === 'string' ? options.login?.resolve(user) : undefined;
+    if (actor === undefined || typeof user !== 'string') {
+      return reply.status(401).send({ error: { code: 'unauthenticated', message: `Unknown user. Known users: ${(options.login?.names ?? []).join(', ') || '(none)'}.` } });
+    }
+    reply.header('set-cookie', serializeCookie(loginCookieName, signer.sign(user)));
+    return { actor: describe(actor) };
+  });
+}
+
+function existingCookies(reply: FastifyReply): string[] {
+  const current = reply.getHeader('set-cookie');
+  return current === undefined ? [] : Array.isArray(current) ? current.map(String) : [String(current)];
+}
+
+function describe(actor: Actor): Record<string, unknown> {
+  return actor.kind === 'user' ? { kind: 'user', id: actor.id, roles: actor.roles, display_name: actor.displayName ?? actor.id } : { kind: 'anonymous' };
+}

@@ -1,0 +1,35 @@
+import type { Actor, JsonValue } from '../core/index.js';
+
+/**
+ * What the chat service needs from the engine. `createEngine` (src/engine) satisfies it; tests and
+ * hosts may pass any object of this shape. Events follow docs/protocol.md; clients and this
+ * server read only the fields they know.
+ */
+export interface ChatEngine {
+  send(input: {
+    readonly actor: Actor;
+    readonly threadId?: string;
+    readonly requestKey: string;
+    readonly text: string;
+    readonly signal?: AbortSignal;
+  }): AsyncIterable<EngineEvent>;
+  confirm(input: { readonly actor: Actor; readonly confirmationId: string; readonly confirmed: boolean; readonly signal?: AbortSignal }): AsyncIterable<EngineEvent>;
+  readonly threads: {
+    list(actor: Actor): Promise<readonly unknown[]>;
+    /** The thread's history as the actor may see it; throws (or resolves undefined) for another's thread. */
+    history(actor: Actor, threadId: string): Promise<unknown>;
+  };
+}
+
+/** The part of every event the transports rely on. */
+export interface EngineEvent {
+  readonly type: string;
+}
+
+/** A view of an event's fields for the transports (events are plain JSON objects). */
+export type EventFields = Readonly<Record<string, JsonValue | undefined>>;
+
+export const fieldsOf = (event: EngineEvent): EventFields => event as unknown as EventFields;
+
+/** A field as text: strings as they are, anything else as JSON. */
+export const textOf = (value: JsonValue | undefined): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value));

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Actor } from '../core/index.js';
+
+/** What `permission` may be: a function, or a module path whose default (or `permission`) export is one. */
+export type PermissionCallable = (actor: Actor, scope: PermissionScope) => boolean | Promise<boolean>;
+
+/** What the permission callable is told about the request. */
+export interface PermissionScope {
+  /** `http`, `sse`, `confirm`, `threads` or `websocket`. */
+  readonly transport: 'http' | 'sse' | 'confirm' | 'threads' | 'websocket';
+  readonly path: string;
+  readonly ip: string;
+}
+
+/** One sanitized audit record, as the audit logger receives it. */
+export type AuditRecord = Readonly<Record<string, unknown>>;
+export type AuditLoggerFn = (record: AuditRecord) => void;
+
+const limit = z.int().nullable();
+
+/** Request and token budgets per actor scope; null, 0 or a negative number sets no budget. */
+export const rateLimitSchema = z
+  .strictObject({
+    /** Requests (turns and confirmations) per window. */
+    requests: limit.default(60),
+    /** Length of every budget's window. Seconds. */
+    windowSeconds: z.int().positive().default(3600),
+    /** Input plus output tokens per window. */
+    tokens: limit.default(null),
+    /** Input tokens per window. */
+    inputTokens: limit.default(null),
+    /** Output tokens per window. */
+    outputTokens: limit.default(null),
+  })
+  .prefault({});
+
+export const auditLevels = ['off', 'messages', 'all'] as const;
+export type AuditLevel = (typeof auditLevels)[number];
+
+export const auditSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    /** `messages`: user and assistant messages; `all`: also tool calls and results. */
+    level: z.enum(auditLevels).default('off'),
+    /** A function or a module path exporting one; null: JSON lines through pino on stdout. */
+    logger: z.union([z.custom<AuditLoggerFn>((value) => typeof value === 'function', 'expected a function'), z.string().min(1)]).nullable().default(null),
+    /** Largest serialized tool result kept in an audit record. Characters. */
+    maxResultSize: z.int().positive().default(4096),
+    /** A value whose key contains one of these (case-insensitive) is replaced, at any depth. */
+    redactFields: z.array(z.string().min(1)).default(['password', 'secret', 'token', 'key', 'credential']),
+  })
+  .prefault({});
+
+/** `/chat`, `chat/`, `//chat//` all become `/chat/`; empty or `/` stays `/`. */
+export function normalizeUrl(url: string): string {
+  const trimmed = url.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '/' : `/${trimmed}/`;
+}
+
+/** The chat service's own settings (the engine's and the tools' are composed in `config.ts`). */
+export const serverSettingsShape = {
+  /** Register the chat routes (HTTP, SSE, WebSocket, threads, CSRF). */
+  enabled: z.boolean().default(true),
+  /** Base path of every chat transport; slashes are normalized. */
+  url: z
+    .string()
+    .refine((value) => /^[A-Za-z0-9/_.~-]*$/.test(value), 'use letters, digits and - _ . ~ / only')
+    .transform(normalizeUrl)
+    .default('/chat/'),
+  /** `scripted:FILE`, `openai`, `anthropic`, `ollama`, `gemini`; null: no model (the router still answers). */
+  provider: z.string().min(1).nullable().default(null),
+  /** Read by the selected provider (model, baseUrl, apiKey, timeouts…). */
+  providerConfig: z.record(z.string(), z.unknown()).default({}),
+  /** A function `(actor, scope) => boolean` or a module path exporting one; null: no endpoint-level denial. */
+  permission: z.union([z.custom<PermissionCallable>((value) => typeof value === 'function', 'expected a function'), z.string().min(1)]).nullable().default(null),
+  /** WebSocket origins accepted (`https://app.example`); null or empty: only the server's own host. */
+  allowedOrigins: z
+    .array(z.string().refine((value) => value === '*' || /^https?:\/\/[^/\s]+$/.test(value), "expected '*' or an origin such as https://app.example (scheme and host, no path)"))
+    .nullable()
+    .default(null),
+  /** Threads not updated for this long are removed by `plumb cleanup`. Hours. */
+  ttlHours: z.number().positive().default(24),
+  rateLimit: rateLimitSchema,
+  audit: auditSchema,
+  /** SQLite file holding threads, turns and confirmations; `:memory:` for a throwaway store. */
+  database: z.string().min(1).default('.plumb/chat.sqlite'),
+  /** TCP port of `plumb serve` (0 picks a free one). */
+  port: z.int().min(0).max(65_535).default(8787),
+  /** Interface `plumb serve` listens on. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Largest accepted request body. Bytes. */
+  bodyLimitBytes: z.int().positive().default(64 * 1024),
+  /** Key that signs session and login cookies (32+ characters); null: a random key per process. */
+  sessionSecret: z.string().min(32).nullable().default(null),
+  /** Bytes queued on one WebSocket before the client is closed as a slow consumer (4008). */
+  websocketMaxBufferedBytes: z.int().positive().default(1024 * 1024),
+  /** Interval between WebSocket pings; a socket that missed the previous pong is closed. Seconds. */
+  websocketPingSeconds: z.number().positive().default(30),
+} as const;

@@ -1,0 +1,54 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Values signed with the server's secret (`value.signature`, HMAC-SHA-256, base64url), for session,
+ * login and CSRF cookies: a client can keep them but not forge or alter them.
+ */
+export interface Signer {
+  sign(value: string): string;
+  /** The value when the signature is the server's, else undefined. */
+  unsign(signed: string): string | undefined;
+  /** A fresh random identifier (base64url, 24 bytes). */
+  randomId(): string;
+}
+
+export function createSigner(secret: string | Buffer, random: (bytes: number) => Buffer = randomBytes): Signer {
+  const mac = (value: string): Buffer => createHmac('sha256', secret).update(value).digest();
+  return {
+    sign: (value) => `${value}.${mac(value).toString('base64url')}`,
+    unsign(signed) {
+      const dot = signed.lastIndexOf('.');
+      if (dot <= 0) return undefined;
+      const value = signed.slice(0, dot);
+      const given = Buffer.from(signed.slice(dot + 1), 'base64url');
+      const expected = mac(value);
+      return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+    },
+    randomId: () => random(24).toString('base64url'),
+  };
+}
+
+/** Reads one cookie from a `Cookie` header. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A `Set-Cookie` value: path `/`, SameSite=Lax, HttpOnly unless said otherwise. */
+export function serializeCookie(name: string, value: string, options: { readonly httpOnly?: boolean; readonly maxAgeSeconds?: number; readonly secure?: boolean } = {}): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'SameSite=Lax'];
+  if (options.httpOnly !== false) parts.push('HttpOnly');
+  if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`);
+  if (options.secure === true) parts.push('Secure');
+  return parts.join('; ');
+}

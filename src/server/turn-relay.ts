@@ -1,0 +1,121 @@
+import { isPlumbError } from '../core/index.js';
+import type { Actor } from '../core/index.js';
+import type { Audit } from './audit.js';
+import { fieldsOf, textOf } from './engine-port.js';
+import type { EngineEvent } from './engine-port.js';
+
+/** An error event as the transports send it. */
+export interface ErrorEventBody {
+  readonly type: 'error';
+  readonly code: string;
+  readonly message: string;
+  readonly retry_after_seconds?: number;
+}
+
+export const genericChatError: ErrorEventBody = Object.freeze({ type: 'error', code: 'chat_error', message: 'Something went wrong while answering. Please try again.' });
+
+/** Codes an engine may throw whose message is meant for the client; anything else becomes `chat_error`. */
+const publicCodes = new Set([
+  'bad_message',
+  'thread_not_found',
+  'turn_not_found',
+  'turn_in_progress',
+  'request_conflict',
+  'confirmation_unavailable',
+  'confirmation_pending',
+  'bad_event',
+  'rate_limited',
+  'session_required',
+  'no_provider',
+]);
+
+/** Maps a thrown value to a public error event; unexpected failures are reported and hidden. */
+export function publicError(error: unknown, report: (error: unknown) => void): ErrorEventBody {
+  if (isPlumbError(error) && publicCodes.has(error.code)) {
+    const retry = (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+    return { type: 'error', code: error.code, message: error.message, ...(typeof retry === 'number' ? { retry_after_seconds: retry } : {}) };
+  }
+  report(error);
+  return genericChatError;
+}
+
+export interface RelayOptions {
+  readonly transport: string;
+  readonly actor: Actor;
+  readonly audit: Audit;
+  /** Called for each event, in order; a failing sink (a client gone) never stops the turn. */
+  readonly send: (event: EngineEvent) => void;
+  readonly report: (error: unknown) => void;
+  /** Reported usage from `done` (when the provider wrapper does not record it). */
+  readonly onUsage?: (usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
+}
+
+export interface RelayOutcome {
+  readonly events: readonly EngineEvent[];
+  readonly answer: string;
+  readonly threadId: string | undefined;
+  /** The id of a `confirm_mutation` the turn stopped on, if any. */
+  readonly pendingConfirmation: string | undefined;
+}
+
+/**
+ * Reads a turn's events to the end, always: the turn belongs to the journal, not to the client.
+ * Audits messages and tools, collects the answer (text after the last tool call or retry), and
+ * turns a thrown failure into one error event.
+ */
+export async function relayTurn(events: () => AsyncIterable<EngineEvent>, options: RelayOptions): Promise<RelayOutcome> {
+  const all: EngineEvent[] = [];
+  let answer = '';
+  let assistant = '';
+  let threadId: string | undefined;
+  let pending: string | undefined;
+  const deliver = (event: EngineEvent): void => {
+    all.push(event);
+    try {
+      options.send(event);
+    } catch (error) {
+      options.report(error);
+    }
+  };
+  try {
+    for await (const event of events()) {
+      const fields = fieldsOf(event);
+      if (typeof fields.thread_id === 'string') threadId = fields.thread_id;
+      switch (event.type) {
+        case 'text_chunk':
+          answer += textOf(fields.content);
+          assistant += textOf(fields.content);
+          break;
+        case 'retry':
+          answer = '';
+          assistant = '';
+          break;
+        case 'tool_call':
+          answer = '';
+          options.audit.tool({ transport: options.transport, actor: options.actor, threadId, kind: 'tool_call', id: textOf(fields.id), name: textOf(fields.name), payload: fields.args });
+          break;
+        case 'tool_result':
+          options.audit.tool({ transport: options.transport, actor: options.actor, threadId, kind: 'tool_result', id: textOf(fields.id), name: textOf(fields.name), payload: fields.result });
+          break;
+        case 'confirm_mutation':
+          pending = textOf(fields.id);
+          options.audit.tool({ transport: options.transport, actor: options.actor, threadId, kind: 'confirm_mutation', id: textOf(fields.id), name: textOf(fields.mutation), payload: fields.input });
+          break;
+        case 'done': {
+          const usage = fields.usage as { input_tokens?: number; output_tokens?: number } | undefined;
+          if (options.onUsage !== undefined && usage !== undefined) {
+            await options.onUsage({ inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 }).catch(options.report);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      deliver(event);
+    }
+  } catch (error) {
+    deliver(publicError(error, options.report));
+  }
+  if (assistant !== '') options.audit.message({ transport: options.transport, actor: options.actor, threadId, role: 'assistant', text: answer });
+  return { events: all, answer, threadId, pendingConfirmation: pending };
+}
