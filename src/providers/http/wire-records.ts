@@ -13,7 +13,7 @@ export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 
 /** Splits SSE text into records with `eventsource-parser`; `feed` returns what completed. */
 export class SseSplitter {
-  readonly #pending: WireRecord[] = [];
+  #pending: WireRecord[] = [];
   readonly #parser = createParser({
     onEvent: (message) => {
       this.#pending.push({ event: message.event, data: message.data });
@@ -33,8 +33,8 @@ export class SseSplitter {
 
   #drain(): WireRecord[] {
     if (this.#pending.length === 0) return EMPTY;
-    const records = this.#pending.slice();
-    this.#pending.length = 0;
+    const records = this.#pending;
+    this.#pending = [];
     return records;
   }
 }
