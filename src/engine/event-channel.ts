@@ -39,6 +39,16 @@ export class EventChannel<T> implements AsyncIterable<T> {
     this.#release();
   }
 
+  /** The reader leaves: buffered and later events are dropped, and the writer never waits again. */
+  detach(): void {
+    this.#detached = true;
+    this.#buffer.length = 0;
+    this.#release();
+    const reader = this.#reader;
+    this.#reader = undefined;
+    reader?.({ value: undefined, done: true });
+  }
+
   get detached(): boolean {
     return this.#detached;
   }
@@ -63,12 +73,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
         });
       },
       return: (): Promise<IteratorResult<T, undefined>> => {
-        this.#detached = true;
-        this.#buffer.length = 0;
-        this.#release();
-        const reader = this.#reader;
-        this.#reader = undefined;
-        reader?.({ value: undefined, done: true });
+        this.detach();
         return Promise.resolve({ value: undefined, done: true });
       },
     };

@@ -1,0 +1,128 @@
+import type { JsonValue } from '../core/index.js';
+import type { ToolCallPart } from '../providers/index.js';
+import type { NewItem } from '../store/index.js';
+import { isConfirmationRequired } from '../tools/index.js';
+import { afterTools } from './decide.js';
+import type { Completion, Plan } from './decide.js';
+import { newItems } from './journal.js';
+import { errorCodeOf, countsAsFailure } from './turn-state.js';
+import { parsedArguments } from './turn-run.js';
+import type { TurnRun } from './turn-run.js';
+
+type ToolsPlan = Extract<Plan, { kind: 'tools' }>;
+
+export type ToolStepOutcome = { readonly next: 'continue' } | { readonly next: 'waiting' } | { readonly next: 'stopped' };
+
+const repetitionFeedback = (call: ToolCallPart): JsonValue => ({
+  error: {
+    code: 'tool_repetition',
+    message: `You already called '${call.name}' with exactly these arguments in the last two steps; the result will not change. Use the results you have, change the arguments, or answer.`,
+  },
+});
+
+/**
+ * One model step with tool calls: commit the step (text, calls, usage) in one transaction, emit the
+ * calls, run them (reads concurrently, a write alone), then commit and emit the results in call
+ * order. A call held for confirmation pauses the turn instead.
+ */
+export async function runToolStep(run: TurnRun, completion: Completion, plan: ToolsPlan, step: number): Promise<ToolStepOutcome> {
+  const stepItems: NewItem[] = [];
+  if (completion.text !== '') stepItems.push(newItems.assistantText(completion.text, step));
+  for (const planned of plan.calls) {
+    stepItems.push(newItems.toolCall({ callId: planned.call.id, name: planned.call.name, arguments: planned.call.arguments, effect: planned.effect, step }));
+  }
+  await run.append(stepItems);
+  for (const planned of plan.calls) {
+    const waiting = run.emit({ type: 'tool_call', id: planned.call.id, name: planned.call.name, args: parsedArguments(planned.call.arguments) });
+    if (waiting !== undefined) await waiting;
+  }
+  if (run.stopping) return { next: 'stopped' };
+
+  const results = await Promise.all(plan.calls.map(async (planned) => (planned.disposition === 'execute' ? execute(run, planned.call, planned.effect) : repetitionFeedback(planned.call))));
+
+  const held = results.findIndex((result) => isConfirmationRequired(result));
+  if (held >= 0) return hold(run, plan.calls[held]!.call, results[held]);
+
+  let reads = 0;
+  let mutations = 0;
+  let failures = 0;
+  let invalidArguments = false;
+  const resultItems: NewItem[] = [];
+  for (const [index, planned] of plan.calls.entries()) {
+    const result = results[index] as JsonValue;
+    resultItems.push(newItems.toolResult({ callId: planned.call.id, name: planned.call.name, result }));
+    const code = errorCodeOf(result);
+    if (code === 'invalid_arguments') invalidArguments = true;
+    if (countsAsFailure(result)) failures++;
+    if (planned.disposition !== 'execute' || code === 'invalid_arguments') continue;
+    if (planned.effect === 'read' || planned.effect === 'unknown') reads++;
+    else mutations++;
+  }
+  await run.append(resultItems);
+  for (const [index, planned] of plan.calls.entries()) {
+    const result = results[index] as JsonValue;
+    const waiting = run.emit({ type: 'tool_result', id: planned.call.id, name: planned.call.name, result });
+    if (waiting !== undefined) await waiting;
+    reportCall(run, planned.call, planned.effect, result);
+  }
+  const after = afterTools(run.counters, plan, { reads, mutations, failures, invalidArguments }, run.parts.settings);
+  run.counters = after.counters;
+  if (run.stopping) return { next: 'stopped' };
+  if (after.failure !== undefined) {
+    await run.fail(after.failure.code, after.failure.message);
+    return { next: 'stopped' };
+  }
+  return { next: 'continue' };
+}
+
+async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promise<unknown> {
+  const write = effect !== 'read' && effect !== 'unknown';
+  const { dispatcher, bindConfirmation } = run.parts;
+  if (write) {
+    run.runningWrites++;
+    bindConfirmation(run.thread.id, { turnId: run.turnId, callId: call.id });
+  }
+  try {
+    return await dispatcher.dispatch(
+      { name: call.name, arguments: call.arguments },
+      { actor: run.actor, signal: run.signal, threadId: run.thread.id, canConfirm: true },
+    );
+  } finally {
+    if (write) {
+      run.runningWrites--;
+      bindConfirmation(run.thread.id, undefined);
+    }
+  }
+}
+
+async function hold(run: TurnRun, call: ToolCallPart, result: unknown): Promise<ToolStepOutcome> {
+  if (!isConfirmationRequired(result)) throw new Error('hold() needs a confirmation_required result');
+  const expiresAt = Date.parse(result.expires_at);
+  await run.append(
+    [newItems.confirmationRequest({ confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at })],
+    { status: 'waiting' },
+  );
+  run.parts.scheduleExpiry(result.confirmation_id, expiresAt);
+  const { mutation, input } = describeMutation(call.name, result.arguments);
+  const waiting = run.emit({ type: 'confirm_mutation', id: result.confirmation_id, mutation, input, expires_at: result.expires_at });
+  if (waiting !== undefined) await waiting;
+  return { next: 'waiting' };
+}
+
+/** `mutate` names its mutation and input; any other tool is its own mutation with its arguments. */
+export function describeMutation(tool: string, args: JsonValue): { mutation: string; input: JsonValue } {
+  if (tool === 'mutate' && args !== null && typeof args === 'object' && !Array.isArray(args)) {
+    const record = args as Readonly<Record<string, JsonValue>>;
+    if (typeof record.mutation === 'string') return { mutation: record.mutation, input: record.input ?? {} };
+  }
+  return { mutation: tool, input: args };
+}
+
+export function reportCall(run: TurnRun, call: ToolCallPart, effect: string, result: JsonValue): void {
+  const hooks = run.parts.hooks;
+  const base = { actor: run.actor, threadId: run.thread.id, turnId: run.turnId, callId: call.id, name: call.name, arguments: parsedArguments(call.arguments), result };
+  if (hooks.has('toolCalled')) hooks.emit('toolCalled', base);
+  if (effect !== 'read' && effect !== 'unknown' && hooks.has('mutationExecuted')) {
+    hooks.emit('mutationExecuted', { ...base, status: errorCodeOf(result) === undefined ? 'executed' : 'failed' });
+  }
+}

@@ -1,0 +1,149 @@
+import { isPlumbError } from '../core/index.js';
+import { isProviderError } from '../providers/index.js';
+import { buildRoundMessages } from './context-step.js';
+import { decide } from './decide.js';
+import type { Completion } from './decide.js';
+import { newItems } from './journal.js';
+import { runProviderRound } from './provider-round.js';
+import { runToolStep } from './tool-step.js';
+import type { TurnRun } from './turn-run.js';
+
+const recoveryPrompts = {
+  no_tools:
+    'You answered without calling any tool. If the question is about the application\'s data, look it up with the tools now and answer only from their results; if it needs no data, give your answer again.',
+  empty_after_tools: 'You returned no answer after the tool results. Answer the user now from the tool results above.',
+} as const;
+
+/**
+ * The turn loop, as a short state machine:
+ *
+ *   check bounds → context (maybe summarize) → model round → decide →
+ *     answer   → commit text, `completed`, `done`
+ *     tools    → tool step → loop (or `waiting` on a confirmation)
+ *     recover  → one corrective round → loop
+ *     fail     → error item, `failed`, `error`
+ *
+ * Cancellation is checked before every round and tool step. Every exit leaves the turn terminal or
+ * waiting, and its last event emitted.
+ */
+export async function runTurnLoop(run: TurnRun): Promise<void> {
+  try {
+    await loop(run);
+  } catch (error) {
+    await settleFailure(run, error);
+  } finally {
+    run.dispose();
+  }
+}
+
+async function loop(run: TurnRun): Promise<void> {
+  const { settings, provider } = run.parts;
+  for (;;) {
+    if (run.stopping) return run.cancelled();
+    if (provider === undefined) {
+      return run.fail('no_provider', 'This turn needs a language model and none is configured. Configure a provider for the engine.');
+    }
+    if (run.counters.rounds >= settings.maxRounds) {
+      return run.fail('turn_limit', `This message used its ${settings.maxRounds} model rounds (maxTotalRoundsPerMessage) without a final answer.`);
+    }
+    const messages = await buildRoundMessages(run);
+    if (run.counters.rounds >= settings.maxRounds) {
+      return run.fail('turn_limit', `This message used its ${settings.maxRounds} model rounds (maxTotalRoundsPerMessage) without a final answer.`);
+    }
+    run.extraMessages = [];
+    const completion = await modelRound(run, messages);
+    const step = run.counters.rounds;
+    const plan = decide({
+      completion,
+      counters: run.counters,
+      settings,
+      effectOf: (name) => run.parts.dispatcher.tool(name)?.effect,
+      hasTools: run.parts.toolDefinitions.length > 0,
+    });
+    switch (plan.kind) {
+      case 'answer':
+        await flushBuffered(run);
+        return run.done(completion.text === '' ? [] : [newItems.assistantText(completion.text, step)]);
+      case 'recover':
+        run.counters = { ...run.counters, recoveryUsed: true };
+        run.extraMessages = [
+          { role: 'assistant', content: completion.text },
+          { role: 'user', content: recoveryPrompts[plan.reason] },
+        ];
+        await run.append([newItems.retryMarker({ reason: 'recovery', cause: plan.reason, step })]);
+        break;
+      case 'fail':
+        return run.fail(plan.code, plan.message);
+      case 'tools': {
+        await flushBuffered(run);
+        const outcome = await runToolStep(run, completion, plan, step);
+        if (outcome.next === 'waiting') return;
+        if (outcome.next === 'stopped') {
+          if (run.stopping) return run.cancelled();
+          return;
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** Text is shown live, except while a recovery may still discard it (no tool called yet). */
+function mayRecover(run: TurnRun): boolean {
+  const { settings } = run.parts;
+  return settings.recoverMissingToolCalls && !run.counters.recoveryUsed && run.counters.toolCalls === 0 && run.parts.toolDefinitions.length > 0;
+}
+
+async function flushBuffered(run: TurnRun): Promise<void> {
+  const chunks = run.textBuffer;
+  if (chunks === undefined) return;
+  run.textBuffer = undefined;
+  for (const content of chunks) {
+    const waiting = run.emit({ type: 'text_chunk', content });
+    if (waiting !== undefined) await waiting;
+  }
+}
+
+async function modelRound(run: TurnRun, messages: Parameters<typeof runProviderRound>[0]['messages']): Promise<Completion> {
+  run.counters = { ...run.counters, rounds: run.counters.rounds + 1 };
+  const buffer = mayRecover(run);
+  run.textBuffer = undefined;
+  const completion = await runProviderRound({
+    provider: run.parts.provider!,
+    messages,
+    tools: run.parts.toolDefinitions,
+    settings: run.parts.settings,
+    signal: run.signal,
+    clock: run.parts.clock,
+    random: run.parts.random,
+    onText: (content) => {
+      if (!buffer) return run.emit({ type: 'text_chunk', content });
+      (run.textBuffer ??= []).push(content);
+      return undefined;
+    },
+    onRetry: async ({ attempt, code, delayMs }) => {
+      run.textBuffer = undefined;
+      await run.append([newItems.retryMarker({ reason: 'provider', attempt, code, step: run.counters.rounds })]);
+      const waiting = run.emit({ type: 'retry', attempt, code, delay_ms: delayMs });
+      if (waiting !== undefined) await waiting;
+    },
+  });
+  run.addUsage(completion.usage);
+  return completion;
+}
+
+/** Anything thrown out of the loop: a cancel, a provider failure, or an unexpected error. */
+async function settleFailure(run: TurnRun, error: unknown): Promise<void> {
+  try {
+    if (run.stopping) return await run.cancelled();
+    if (isProviderError(error)) {
+      return await run.fail(error.code, error.message, error.retryAfterSeconds === undefined ? { error } : { error, retryAfterSeconds: error.retryAfterSeconds });
+    }
+    if (isPlumbError(error) && error.code.startsWith('provider_')) return await run.fail(error.code, error.message, { error });
+    return await run.fail('chat_error', 'Something went wrong on the server while answering. The failure was reported.', { error });
+  } catch (secondary) {
+    // The store itself failed: nothing more can be journaled; tell the reader and the error hook.
+    run.parts.hooks.emit('error', { error: secondary, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'turn' });
+    void run.channel.push({ type: 'error', code: 'chat_error', message: 'The turn could not be recorded.', thread_id: run.thread.id, turn_id: run.turnId });
+  }
+}

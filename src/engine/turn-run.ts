@@ -1,0 +1,180 @@
+import type { Actor, JsonValue } from '../core/index.js';
+import type { Provider, ToolDefinition } from '../providers/index.js';
+import type { ItemRecord, NewItem, Store, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../store/index.js';
+import type { Dispatcher } from '../tools/index.js';
+import type { EventChannel } from './event-channel.js';
+import type { ChatEvent } from './events.js';
+import type { HookBus } from './hooks.js';
+import { newItems } from './journal.js';
+import type { EngineSettings } from './settings.js';
+import type { TurnCounters } from './turn-state.js';
+
+/** What every run of every turn shares: the engine's parts. */
+export interface EngineParts {
+  readonly store: Store;
+  readonly provider: Provider | undefined;
+  readonly dispatcher: Dispatcher;
+  readonly toolDefinitions: readonly ToolDefinition[];
+  readonly settings: EngineSettings;
+  readonly hooks: HookBus;
+  readonly systemPrompt: string;
+  readonly clock: () => number;
+  readonly random: () => number;
+  /** Ties a confirmation the dispatcher is about to create to its turn and call. */
+  readonly bindConfirmation: (threadId: string, binding: { readonly turnId: string; readonly callId: string } | undefined) => void;
+  /** A turn just went waiting: schedule its expiry. */
+  readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
+}
+
+/**
+ * One run of a turn (from acceptance, a confirmation or a retry to `done`, an error or a pause).
+ * Mutable by design: the loop's steps update it in order; nothing else sees it.
+ */
+export class TurnRun {
+  readonly parts: EngineParts;
+  readonly actor: Actor;
+  readonly thread: ThreadRecord;
+  readonly turnId: string;
+  readonly channel: EventChannel<ChatEvent>;
+  readonly controller = new AbortController();
+  /** The thread's items, loaded once and extended as the run appends. */
+  readonly items: ItemRecord[];
+  counters: TurnCounters;
+  /** Usage of the turn so far (committed plus this run's pending rounds). */
+  usage: TokenUsage;
+  /** Usage of rounds not yet written to the turn. */
+  pendingUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  cancelMode: 'immediate' | 'graceful' | undefined;
+  /** The graceful deadline passed with tools still running. */
+  deadlinePassed = false;
+  runningWrites = 0;
+  /** Extra messages for the next round only (a recovery prompt). */
+  /** Text held back while a recovery round may still discard it. */
+  textBuffer: string[] | undefined;
+  extraMessages: { role: 'assistant' | 'user'; content: string }[] = [];
+  /** The context window, fixed at the run's first round: where verbatim history starts, and the summary before it. */
+  window: { readonly startOrdinal: number; readonly summary: string | null } | undefined;
+  #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(init: {
+    parts: EngineParts;
+    actor: Actor;
+    thread: ThreadRecord;
+    turn: TurnRecord;
+    channel: EventChannel<ChatEvent>;
+    items: ItemRecord[];
+    counters: TurnCounters;
+  }) {
+    this.parts = init.parts;
+    this.actor = init.actor;
+    this.thread = init.thread;
+    this.turnId = init.turn.id;
+    this.channel = init.channel;
+    this.items = init.items;
+    this.counters = init.counters;
+    this.usage = init.turn.usage;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** No new provider round or tool may start. */
+  get stopping(): boolean {
+    return this.cancelMode !== undefined;
+  }
+
+  emit(event: DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>): Promise<void> | undefined {
+    return this.channel.push({ ...event, thread_id: this.thread.id, turn_id: this.turnId });
+  }
+
+  addUsage(usage: TokenUsage): void {
+    this.usage = { inputTokens: this.usage.inputTokens + usage.inputTokens, outputTokens: this.usage.outputTokens + usage.outputTokens };
+    this.pendingUsage = {
+      inputTokens: this.pendingUsage.inputTokens + usage.inputTokens,
+      outputTokens: this.pendingUsage.outputTokens + usage.outputTokens,
+    };
+  }
+
+  /** Appends a step's items (and the pending usage) in one transaction; keeps the local copy in step. */
+  async append(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+    const usage = this.pendingUsage;
+    const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
+    const records = await this.parts.store.appendItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
+    if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
+    for (const record of records) this.items.push(record);
+    return records;
+  }
+
+  turnItems(): ItemRecord[] {
+    return this.items.filter((item) => item.turnId === this.turnId);
+  }
+
+  cancel(mode: 'immediate' | 'graceful'): void {
+    if (mode === 'immediate' || this.cancelMode === undefined) this.cancelMode = mode;
+    if (mode === 'immediate') {
+      this.controller.abort(new Error('The turn was cancelled.'));
+      return;
+    }
+    if (this.#gracefulTimer !== undefined) return;
+    this.#gracefulTimer = setTimeout(() => {
+      this.deadlinePassed = true;
+      this.controller.abort(new Error('The turn was cancelled; running tools did not finish in time.'));
+    }, this.parts.settings.gracefulCancelMs);
+  }
+
+  /** Releases timers; called once the run settles. */
+  dispose(): void {
+    if (this.#gracefulTimer !== undefined) clearTimeout(this.#gracefulTimer);
+    this.#gracefulTimer = undefined;
+  }
+
+  /** Ends the turn failed: error item and status in one transaction, then the error event. */
+  async fail(code: string, message: string, extra: { retryAfterSeconds?: number; error?: unknown; items?: readonly NewItem[] } = {}): Promise<void> {
+    await this.append([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
+    this.parts.hooks.emit('error', { error: extra.error ?? new Error(message), code, threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
+    const waiting = this.emit(
+      extra.retryAfterSeconds === undefined ? { type: 'error', code, message } : { type: 'error', code, message, retry_after_seconds: extra.retryAfterSeconds },
+    );
+    if (waiting !== undefined) await waiting;
+  }
+
+  /** Ends the turn cancelled (or failed `effect_outcome_unknown` when a write was cut off). */
+  async cancelled(): Promise<void> {
+    const store = this.parts.store;
+    const now = this.parts.clock();
+    const resolutions: NewItem[] = [];
+    for (const pending of await store.pendingConfirmations(this.turnId)) {
+      if (await store.resolveConfirmation(pending.id, { status: 'cancelled', reason: 'turn_cancelled' }, now)) {
+        resolutions.push(newItems.confirmationResolution({ confirmationId: pending.id, callId: pending.callId, outcome: 'cancelled' }));
+        resolutions.push(newItems.toolResult({ callId: pending.callId, name: pending.tool, result: { status: 'cancelled', reason: 'turn_cancelled' } }));
+      }
+    }
+    if (this.deadlinePassed && this.runningWrites > 0) {
+      await this.fail('effect_outcome_unknown', 'The turn was cancelled while a change was still running; whether it took effect is unknown.', { items: resolutions });
+      return;
+    }
+    const message = 'The turn was cancelled.';
+    await this.append([...resolutions, newItems.error('cancelled', message)], { status: 'cancelled', failureCode: 'cancelled', failureMessage: message });
+    const waiting = this.emit({ type: 'error', code: 'cancelled', message });
+    if (waiting !== undefined) await waiting;
+  }
+
+  async done(items: readonly NewItem[]): Promise<void> {
+    await this.append(items, { status: 'completed', failureCode: null, failureMessage: null });
+    const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens } });
+    if (waiting !== undefined) await waiting;
+  }
+}
+
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Parses a model's argument text for events and hooks; the raw text when it is not JSON. */
+export function parsedArguments(text: string): JsonValue {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
