@@ -3,10 +3,12 @@ import type { CliIo } from './program.js';
 import { registerGraphqlCommand } from './commands/graphql.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerRouteCommand } from './commands/route.js';
+import { registerToolCommand } from './commands/tool.js';
 
 /** Every `plumb` command, one file each under `commands/`. */
 export function registerCommands(program: Command, io: CliIo): void {
   registerGraphqlCommand(program, io);
   registerServeCommand(program, io);
   registerRouteCommand(program, io);
+  registerToolCommand(program, io);
 }

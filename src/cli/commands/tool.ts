@@ -1,0 +1,80 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { defaultDemoDatabasePath } from '../../demo/index.js';
+import { createDemoHostTools, demoToolSettings } from '../../demo/tools/index.js';
+import { createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, isToolError } from '../../tools/index.js';
+import type { ToolResult } from '../../tools/index.js';
+import { actorFrom, addAppOptions, openApp, parseJsonOption } from '../app-options.js';
+import type { AppOptions } from '../app-options.js';
+import { CliFailure, CliUsageError } from '../program.js';
+import type { CliIo } from '../program.js';
+
+interface ToolOptions extends AppOptions {
+  readonly list?: boolean;
+  readonly strategy: 'discovery' | 'direct';
+  readonly json?: boolean;
+  readonly confirm?: string;
+  readonly reject?: boolean;
+}
+
+/**
+ * `plumb tool`: list the chat tools, run one call through the dispatcher, or resolve a pending
+ * confirmation. Pending confirmations live in a table of the demo's SQLite file, so a second run
+ * can approve what the first one held (with `--db :memory:` they last one process only).
+ */
+export function registerToolCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('tool')
+    .description('List the chat tools, run one tool call through the dispatcher, or confirm a held call; prints JSON')
+    .argument('[name]', 'tool to call, e.g. query')
+    .argument('[arguments]', `its arguments as a JSON object, e.g. '{"manager":"Part","fields":["name"]}'`)
+    .option('--list', 'list the tools with their JSON Schemas')
+    .addOption(new Option('--strategy <strategy>', 'tool strategy').choices(['discovery', 'direct']).default('discovery'))
+    .option('--confirm <confirmation_id>', 'approve a held call (with --reject: reject it)')
+    .option('--reject', 'with --confirm: reject the held call instead')
+    .option('--json', 'machine output: one line of JSON');
+  addAppOptions(command).action(async (name: string | undefined, rawArguments: string | undefined, options: ToolOptions) => {
+    const modes = [options.list === true, options.confirm !== undefined, name !== undefined].filter(Boolean).length;
+    if (modes !== 1) throw new CliUsageError('give a tool name and its JSON arguments, or --list, or --confirm <confirmation_id>');
+    if (options.reject === true && options.confirm === undefined) throw new CliUsageError('--reject needs --confirm <confirmation_id>');
+    const args = rawArguments === undefined ? {} : parseJsonOption(rawArguments, 'the tool arguments');
+    const actor = actorFrom(options);
+    const app = await openApp(options);
+    const path = options.db ?? defaultDemoDatabasePath;
+    const shared = path === ':memory:' ? undefined : createSqliteConfirmationStore({ path });
+    const confirmations = shared ?? createMemoryConfirmationStore();
+    const print = (value: unknown): void => io.stdout(`${options.json === true ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
+    try {
+      const dispatcher = createChatDispatcher({
+        app,
+        settings: { ...demoToolSettings, toolStrategy: options.strategy },
+        hostTools: createDemoHostTools(app),
+        confirmations,
+        onError: (error) => io.stderr(`plumb: tool error: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+      if (options.list === true) {
+        const definitions = dispatcher.definitions().map((definition) => ({ ...definition, effect: dispatcher.tool(definition.name)?.effect }));
+        if (options.json === true) {
+          print(definitions);
+          return;
+        }
+        for (const definition of definitions) {
+          io.stdout(`${definition.name} (${definition.effect ?? 'read'})\n  ${definition.description}\n  ${JSON.stringify(definition.parameters)}\n\n`);
+        }
+        return;
+      }
+      let result: ToolResult;
+      if (options.confirm !== undefined) {
+        result = await dispatcher.confirm(options.confirm, { actor, confirmed: options.reject !== true });
+      } else {
+        if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new CliUsageError('the tool arguments must be a JSON object');
+        result = await dispatcher.dispatch({ name: name ?? '', arguments: args }, { actor });
+      }
+      print(result);
+      if (isToolError(result)) throw new CliFailure(`${result.error.code}: ${result.error.message}`);
+    } finally {
+      shared?.close();
+      await app.close();
+    }
+  });
+}
