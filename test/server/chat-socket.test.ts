@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCodes } from '../../src/server/index.js';
+import { openSocket, startServer } from './harness.js';
+import type { Running } from './harness.js';
+import { createFakeEngine } from './fake-engine.js';
+
+describe('chat over WebSocket', () => {
+  let running: Running;
+  const engine = createFakeEngine();
+  beforeAll(async () => {
+    running = await startServer(engine, { rateLimit: { requests: 1000 }, websocketMaxBufferedBytes: 256 * 1024 });
+  });
+  afterAll(async () => running.close());
+
+  it('streams a turn as JSON frames', async () => {
+    const { socket, next, frames } = await openSocket(`${running.wsUrl}/chat/`, { headers: { 'x-plumb-user': 'bob' } });
+    socket.send(JSON.stringify({ type: 'message', text: 'hello' }));
+    await next('done');
+    expect(frames.map((frame) => frame.type)).toEqual(['tool_call', 'tool_result', 'text_chunk', 'text_chunk', 'done']);
+    socket.close();
+  });
+
+  it('refuses an overlapping message with turn_in_progress and a malformed frame with bad_event', async () => {
+    const { socket, next } = await openSocket(`${running.wsUrl}/chat/`);
+    socket.send(JSON.stringify({ type: 'message', text: 'slow turn' }));
+    socket.send(JSON.stringify({ type: 'message', text: 'another' }));
+    expect(await next('error')).toMatchObject({ code: 'turn_in_progress' });
+    await next('done');
+    socket.send('not json');
+    expect(await next('error')).toMatchObject({ code: 'bad_event' });
+    socket.send(JSON.stringify({ type: 'shout', text: 'hi' }));
+    expect(await next('error')).toMatchObject({ code: 'bad_event' });
+    socket.send(JSON.stringify({ type: 'message', text: ' ' }));
+    expect(await next('error')).toMatchObject({ code: 'bad_message' });
+    socket.close();
+  });
+
+  it('holds one pending confirmation per socket and resolves it on the socket, once', async () => {
+    const { socket, next } = await openSocket(`${running.wsUrl}/chat/`, { headers: { 'x-plumb-user': 'alice' } });
+    socket.send(JSON.stringify({ type: 'message', text: 'write an order' }));
+    const confirm = await next('confirm_mutation');
+    socket.send(JSON.stringify({ type: 'message', text: 'something else' }));
+    expect(await next('error')).toMatchObject({ code: 'confirmation_pending' });
+    socket.send(JSON.stringify({ type: 'confirm', confirmation_id: confirm.id, confirmed: false }));
+    expect(await next('text_chunk')).toMatchObject({ content: 'Nothing changed.' });
+    await next('done');
+    socket.send(JSON.stringify({ type: 'confirm', confirmation_id: confirm.id, confirmed: true }));
+    expect(await next('error')).toMatchObject({ code: 'confirmation_unavailable' });
+    socket.send(JSON.stringify({ type: 'confirm', confirmation_id: 5 }));
+    expect(await next('error')).toMatchObject({ code: 'bad_event' });
+    socket.close();
+  });
+
+  it('refuses a handshake from a foreign origin', async () => {
+    const opened = await openSocket(`${running.wsUrl}/chat/`, { origin: 'https://evil.example' }).catch((error: unknown) => error);
+    expect(String(opened)).toMatch(/403/);
+  });
+
+  it('closes a consumer that does not read with 4008, drops its backlog, and lets the turn finish', async () => {
+    const { socket, closed, frames } = await openSocket(`${running.wsUrl}/chat/`);
+    // Stop reading: the server's send buffer grows until the bound closes the socket.
+    (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    socket.send(JSON.stringify({ type: 'message', text: 'big turn' }));
+    setTimeout(() => (socket as unknown as { _socket: { resume(): void } })._socket.resume(), 500).unref();
+    const { code } = await closed;
+    expect(code).toBe(closeCodes.slowConsumer);
+    // 200 chunks of 64 KiB were produced; only what fit under the bound was ever queued.
+    expect(frames.length).toBeLessThan(200);
+    await expect.poll(() => engine.completedTurns.includes('big')).toBe(true);
+  });
+});
+
+describe('WebSocket permission and origins', () => {
+  let running: Running;
+  beforeAll(async () => {
+    running = await startServer(createFakeEngine(), {
+      allowedOrigins: ['https://app.example'],
+      permission: (actor) => actor.kind === 'user',
+    });
+  });
+  afterAll(async () => running.close());
+
+  it('closes a denied actor with 4403', async () => {
+    const { closed } = await openSocket(`${running.wsUrl}/chat/`, { origin: 'https://app.example' });
+    expect((await closed).code).toBe(4403);
+  });
+
+  it('accepts an allowed origin and a permitted actor', async () => {
+    const { socket, next } = await openSocket(`${running.wsUrl}/chat/`, { origin: 'https://app.example', headers: { 'x-plumb-user': 'bob' } });
+    socket.send(JSON.stringify({ type: 'message', text: 'hello' }));
+    expect(await next('done')).toMatchObject({ type: 'done' });
+    socket.close();
+  });
+
+  it('refuses the server\'s own origin when an allow-list names others', async () => {
+    const refused = await openSocket(`${running.wsUrl}/chat/`, { headers: { 'x-plumb-user': 'bob' } }).catch((error: unknown) => error);
+    expect(String(refused)).toMatch(/403/);
+  });
+});
