@@ -247,3 +247,25 @@ describe('batching', () => {
     expect(lines).toBe(5);
   });
 });
+
+describe('relation row cap', () => {
+  it('returns at most maxRelationRows rows per parent, the first by id', async () => {
+    const capped = await openShop({ settings: { maxRelationRows: 1 } });
+    try {
+      await capped.app.load('Material', [{ name: 'Tin', density: 7.3 }]);
+      const one = await dataOf(capped.app, admin, '{ material(id: 1) { parts { name } } }');
+      expect(one.material.parts).toEqual([{ name: 'Bolt' }]);
+      const all = await dataOf(capped.app, admin, '{ materialList { items { name parts { name } } } }');
+      expect(all.materialList.items).toEqual([
+        { name: 'Steel', parts: [{ name: 'Bolt' }] },
+        { name: 'Aluminum', parts: [{ name: 'Bearing' }] },
+        { name: 'Cobalt', parts: [{ name: 'Gear' }] },
+        { name: 'Tin', parts: [] },
+      ]);
+      const few = await dataOf(capped.app, admin, '{ materialList(filter: {id__in: [1, 2]}) { items { parts { name } } } }');
+      expect(few.materialList.items).toEqual([{ parts: [{ name: 'Bolt' }] }, { parts: [{ name: 'Bearing' }] }]);
+    } finally {
+      await capped.dispose();
+    }
+  });
+});

@@ -163,21 +163,27 @@ export class RequestScope {
       const where = this.where(target, 't0', args);
       const cap = this.runtime.settings.maxRelationRows;
       const targetId = column('t0', idColumn(target));
-      let inner: Sql;
-      if (relation.kind === 'many') {
-        const parent = column('t0', relation.column);
-        inner = sql`select ${codec.select('t0')}, ${parent} as "__parent", row_number() over (partition by ${parent} order by ${targetId}) as "__rank" from ${sql.table(target.table)} as t0 where ${parent} in (${sql.join(parentIds)}) and ${where}`;
-      } else {
-        const parent = column('j', relation.sourceColumn);
-        inner = sql`select ${codec.select('t0')}, ${parent} as "__parent", row_number() over (partition by ${parent} order by ${targetId}) as "__rank" from ${sql.table(relation.through)} as j join ${sql.table(target.table)} as t0 on ${targetId} = ${column('j', relation.targetColumn)} where ${parent} in (${sql.join(parentIds)}) and ${where}`;
+      const parent = relation.kind === 'many' ? column('t0', relation.column) : column('j', relation.sourceColumn);
+      const from =
+        relation.kind === 'many'
+          ? sql`from ${sql.table(target.table)} as t0`
+          : sql`from ${sql.table(relation.through)} as j join ${sql.table(target.table)} as t0 on ${targetId} = ${column('j', relation.targetColumn)}`;
+      const selected = sql`${codec.select('t0')}, ${parent} as "__parent"`;
+      const condition = sql`${parent} in (${sql.join(parentIds)}) and ${where}`;
+      // Usually every parent fits under the cap: one plain statement, capped in total. Only when the
+      // total overflows (so some parent has more than `cap` rows) rank rows per parent instead.
+      const total = cap * parentIds.length;
+      let result = await this.run(sql`select ${selected} ${from} where ${condition} order by "__parent", ${targetId} limit ${total + 1}`);
+      if (result.rows.length > total) {
+        const ranked = sql`select ${selected}, row_number() over (partition by ${parent} order by ${targetId}) as "__rank" ${from} where ${condition}`;
+        result = await this.run(sql`select * from (${ranked}) as ranked where "__rank" <= ${cap} order by "__parent", "__rank"`);
       }
-      const result = await this.run(sql`select * from (${inner}) as ranked where "__rank" <= ${cap} order by "__parent", "__rank"`);
       const grouped = new Map<number, Row[]>();
       for (const raw of result.rows) {
         const parentKey = Number(raw.__parent);
         let rows = grouped.get(parentKey);
         if (rows === undefined) grouped.set(parentKey, (rows = []));
-        rows.push(codec.decode(raw));
+        if (rows.length < cap) rows.push(codec.decode(raw));
       }
       return parentIds.map((id) => grouped.get(id) ?? []);
     }).load(parentId);

@@ -77,11 +77,24 @@ export async function syncSchema(database: Database, managers: readonly Manager[
     throw new PlumbError('schema_mismatch', `The database does not match the managers:\n- ${problems.join('\n- ')}`, { details: { problems } });
   }
   for (const table of missing) await createTable(database, table);
-  for (const table of tables) {
-    for (const indexed of table.indexes) {
-      await database.kysely.schema.createIndex(`${table.name}_${indexed}_idx`).ifNotExists().on(table.name).column(indexed).execute();
-    }
-  }
+  for (const table of tables) await createIndexes(database, table.name, table.indexes);
+}
+
+function indexName(table: string, column: string): string {
+  return `${table}_${column}_idx`;
+}
+
+/** The indexed columns of a manager's own table. */
+export function indexedColumns(manager: Manager): string[] {
+  return expectedTables([manager])[0]!.indexes.slice();
+}
+
+export async function createIndexes(database: Database, table: string, columns: readonly string[]): Promise<void> {
+  for (const indexed of columns) await database.kysely.schema.createIndex(indexName(table, indexed)).ifNotExists().on(table).column(indexed).execute();
+}
+
+export async function dropIndexes(database: Database, table: string, columns: readonly string[]): Promise<void> {
+  for (const indexed of columns) await database.kysely.schema.dropIndex(indexName(table, indexed)).ifExists().execute();
 }
 
 async function createTable(database: Database, table: ExpectedTable): Promise<void> {

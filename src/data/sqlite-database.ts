@@ -31,6 +31,9 @@ const fragments: SqlFragments = {
   typeMatches: (kind, dataType) => dataType.toLowerCase() === sqliteTypes[kind],
 };
 
+/** Page cache during bulk loads (KiB). */
+const bulkCacheKib = 512 * 1024;
+
 function bindable(value: unknown): unknown {
   return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
@@ -134,7 +137,15 @@ class SqliteDatabaseImpl implements SqliteDatabase {
         statement.run(...values);
       },
     };
-    this.sqlite.transaction(() => work(writer)).immediate();
+    // A large page cache keeps index B-trees in memory while millions of rows go in (else every
+    // insert into a big index pages through the disk); restored afterwards.
+    const cacheSize = this.sqlite.pragma('cache_size', { simple: true }) as number;
+    this.sqlite.pragma(`cache_size = ${-bulkCacheKib}`);
+    try {
+      this.sqlite.transaction(() => work(writer)).immediate();
+    } finally {
+      this.sqlite.pragma(`cache_size = ${cacheSize}`);
+    }
   }
 
   async tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined> {

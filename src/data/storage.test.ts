@@ -87,6 +87,9 @@ describe('load', () => {
       const part = (await shop.app.list(admin, 'Part', {})).items[0];
       expect(part).toMatchObject({ unitPrice: '1.50', material: 10, active: true, checkedAt: '2026-01-01T00:00:00.000Z', kind: 'fastener' });
       expect(await shop.app.count(admin, 'Part', { filter: { projects__name: 'Apollo' } })).toBe(1);
+      const handle = (shop.app.database as ReturnType<typeof sqlite>).sqlite;
+      const indexes = handle.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'part'").all();
+      expect(indexes).toEqual(expect.arrayContaining([{ name: 'part_material_id_idx' }, { name: 'part_unit_price_idx' }]));
     } finally {
       await shop.dispose();
     }
