@@ -47,6 +47,8 @@ export class TurnRun {
   cancelMode: 'immediate' | 'graceful' | undefined;
   /** The graceful deadline passed with tools still running. */
   deadlinePassed = false;
+  /** Writes that were still running when the run was aborted (immediate cancel or the graceful deadline). */
+  writesCutOff = 0;
   runningWrites = 0;
   /** Extra messages for the next round only (a recovery prompt). */
   /** Text held back while a recovery round may still discard it. */
@@ -113,12 +115,14 @@ export class TurnRun {
   cancel(mode: 'immediate' | 'graceful'): void {
     if (mode === 'immediate' || this.cancelMode === undefined) this.cancelMode = mode;
     if (mode === 'immediate') {
+      this.writesCutOff = this.runningWrites;
       this.controller.abort(new Error('The turn was cancelled.'));
       return;
     }
     if (this.#gracefulTimer !== undefined) return;
     this.#gracefulTimer = setTimeout(() => {
       this.deadlinePassed = true;
+      this.writesCutOff = this.runningWrites;
       this.controller.abort(new Error('The turn was cancelled; running tools did not finish in time.'));
     }, this.parts.settings.gracefulCancelMs);
   }
@@ -150,12 +154,15 @@ export class TurnRun {
         resolutions.push(newItems.toolResult({ callId: pending.callId, name: pending.tool, result: { status: 'cancelled', reason: 'turn_cancelled' } }));
       }
     }
-    if (this.deadlinePassed && this.runningWrites > 0) {
+    if (this.deadlinePassed && this.writesCutOff > 0) {
       await this.fail('effect_outcome_unknown', 'The turn was cancelled while a change was still running; whether it took effect is unknown.', { items: resolutions });
       return;
     }
-    const message = 'The turn was cancelled.';
-    await this.append([...resolutions, newItems.error('cancelled', message)], { status: 'cancelled', failureCode: 'cancelled', failureMessage: message });
+    // An immediate cancel that cut a write off still ends `cancelled`, but records that the
+    // write's outcome is unknown, so that the turn is never retried.
+    const code = this.writesCutOff > 0 ? 'effect_outcome_unknown' : 'cancelled';
+    const message = code === 'cancelled' ? 'The turn was cancelled.' : 'The turn was cancelled while a change was running; whether it took effect is unknown.';
+    await this.append([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
     const waiting = this.emit({ type: 'error', code: 'cancelled', message });
     if (waiting !== undefined) await waiting;
   }

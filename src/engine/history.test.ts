@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ItemRecord } from '../store/index.js';
+import { selectContext, toMessages } from './history.js';
+import { alice, key, makeKit } from './test-support.js';
+import type { Kit } from './test-support.js';
+
+const kits: Kit[] = [];
+afterEach(async () => {
+  for (const made of kits.splice(0)) await made.engine.close();
+});
+
+let ordinal = 0;
+function item(turnId: string, kind: ItemRecord['kind'], data: Record<string, unknown>): ItemRecord {
+  ordinal += 1;
+  return { id: `i${ordinal}`, threadId: 't', turnId, ordinal, kind, data: data as ItemRecord['data'], createdAt: 0 };
+}
+
+describe('context selection', () => {
+  it('never separates a tool call from its results, and keeps the current turn whole', () => {
+    const items = [
+      item('t1', 'user_text', { text: 'q1' }),
+      item('t1', 'tool_call', { callId: 'a', name: 'lookup', arguments: '{}', effect: 'read', step: 1 }),
+      item('t1', 'tool_call', { callId: 'b', name: 'lookup', arguments: '{}', effect: 'read', step: 1 }),
+      item('t1', 'tool_result', { callId: 'a', name: 'lookup', result: 1 }),
+      item('t1', 'tool_result', { callId: 'b', name: 'lookup', result: 2 }),
+      item('t1', 'assistant_text', { text: 'a1', step: 2 }),
+      item('t2', 'user_text', { text: 'q2' }),
+    ];
+    const cut = selectContext(items, 't2', 4);
+    expect(cut.recent.map((i) => i.id)).toEqual(['i2', 'i3', 'i4', 'i5', 'i6', 'i7']);
+    expect(cut.prefix.map((i) => i.id)).toEqual(['i1']);
+    const whole = selectContext(items, 't1', 1);
+    expect(whole.prefix).toEqual([]);
+  });
+
+  it('answers a call without a result so that every call has one', () => {
+    const messages = toMessages([
+      item('t1', 'user_text', { text: 'q' }),
+      item('t1', 'tool_call', { callId: 'x', name: 'create_part', arguments: '{"name":"A"}', effect: 'write', step: 1 }),
+      item('t2', 'user_text', { text: 'again' }),
+    ]);
+    expect(messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'create_part', arguments: '{"name":"A"}' }] },
+      { role: 'tool', toolCallId: 'x', name: 'create_part', result: { error: { code: 'interrupted', message: expect.any(String) } } },
+      { role: 'user', content: 'again' },
+    ]);
+  });
+});
+
+describe('summarization', () => {
+  const script = {
+    completions: [
+      { name: 'summary', when: { anyMessageContains: 'Summarize the conversation' }, repeat: true, text: 'SUMMARY', usage: { inputTokens: 100, outputTokens: 10 } },
+      { name: 'answer', repeat: true, text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } },
+    ],
+  };
+
+  it('summarizes the older prefix, records the last item it covers, and counts its usage', async () => {
+    const made = makeKit(script, { maxRecentMessages: 2, summarizeAfter: 2 });
+    kits.push(made);
+    const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'first question' });
+    expect(first.events.at(-1)).toMatchObject({ usage: { input_tokens: 1, output_tokens: 1 } });
+    const threadId = first.events[0]!.thread_id;
+    const second = await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'second question' });
+    expect(second.events.at(-1)).toMatchObject({ type: 'done', usage: { input_tokens: 101, output_tokens: 11 } });
+    const items = await made.store.listItems(threadId);
+    const thread = await made.store.getThread(threadId);
+    expect(thread).toMatchObject({ summary: 'SUMMARY', summaryThroughItemId: items[0]!.id });
+    expect(items.some((i) => i.kind === 'summary')).toBe(true);
+    const answerRequest = made.provider!.requests.at(-1)!;
+    expect(answerRequest.messages[1]).toEqual({ role: 'system', content: 'Summary of the earlier conversation:\nSUMMARY' });
+    expect(answerRequest.messages.slice(2)).toEqual([
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'second question' },
+    ]);
+  });
+
+  it('extends a summary whose marker lies in the prefix, and regenerates one whose marker is missing', async () => {
+    const made = makeKit(script, { maxRecentMessages: 2, summarizeAfter: 2 });
+    kits.push(made);
+    const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
+    const threadId = first.events[0]!.thread_id;
+    await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'q2' });
+    await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'q3' });
+    const incremental = made.provider!.requests.filter((r) => r.completion === 'summary').at(-1)!;
+    expect(JSON.stringify(incremental.messages)).toContain('Earlier summary');
+    await made.store.updateThread(threadId, { summaryThroughItemId: 'gone' });
+    await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'q4' });
+    const fresh = made.provider!.requests.filter((r) => r.completion === 'summary').at(-1)!;
+    expect(JSON.stringify(fresh.messages)).not.toContain('Earlier summary');
+    expect(JSON.stringify(fresh.messages)).toContain('User: q1');
+  });
+});
