@@ -155,7 +155,7 @@ export function fillArguments(
           break;
         }
       }
-      if (isFreeText(p) && value === undefined) {
+      if (isFreeText(p) && value === undefined && p.ownCues) {
         const text = clause.turn.slice(at, clause.end);
         const stop = FREE_TEXT_STOP.exec(clause.folded.slice(at - clause.start));
         const cut = text.slice(0, stop === null ? text.length : stop.index).trim();

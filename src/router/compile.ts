@@ -46,6 +46,12 @@ export function escapePhrase(text: string): string {
 export interface CompiledParameter {
   readonly info: ParameterInfo;
   readonly cues: PhraseSet;
+  /** Whether the vocabulary gave the cues (else they come from the parameter's name). */
+  readonly ownCues: boolean;
+  /** Name words that, typed in a turn while the parameter stays empty, mean the turn asked for more than was read. */
+  readonly mentions: readonly string[];
+  /** Example values the parameter's description quotes ("e.g. 'IPR', 'Patent'"): typed in a turn, they belong to it. */
+  readonly examples: PhraseSet;
   readonly label: string | null;
   readonly pattern: RegExp | null;
   /** Folded synonym → canonical value, for enums and vocabulary values. */
@@ -56,6 +62,8 @@ export interface CompiledParameter {
 export interface CompiledTool {
   readonly info: ToolInfo;
   readonly triggers: PhraseSet;
+  /** The first word of each trigger: a turn without one of them cannot match a trigger. */
+  readonly triggerHeads: readonly string[];
   readonly label: string | null;
   readonly parameters: readonly CompiledParameter[];
   /** Name words worth matching (stemmed, no stopwords, longer than 2 letters). */
@@ -81,6 +89,8 @@ export interface CompiledLanguage {
   /** Every tool-name or trigger word: what a reply names when it picks a candidate. */
   readonly stopwords: ReadonlySet<string>;
 }
+
+const GENERIC_WORDS: ReadonlySet<string> = new Set(['name', 'type', 'value', 'data', 'info', 'detail', 'include', 'flag', 'option', 'format', 'mode', 'list', 'item', 'default', 'limit', 'page', 'size', 'count', 'code', 'text', 'string', 'number', 'time', 'date']);
 
 const OPERATIONS: readonly ComputeOperation[] = ['count', 'sum', 'average', 'minimum', 'maximum', 'difference', 'ratio', 'percentage'];
 
@@ -108,11 +118,15 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
           pattern = null;
         }
       }
-      return { info: p, cues: new PhraseSet(cueWords), label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]) };
+      const mentions = p.words.filter((w) => w.length > 3 && !words.stopwords.has(w) && !info.nameWords.includes(w) && !GENERIC_WORDS.has(w));
+      const quoted = [...(p.schema.description ?? '').matchAll(/'([^'\n]{2,30})'|"([^"\n]{2,30})"/g)].map((m) => foldPhrase(m[1] ?? m[2] ?? ''));
+      const examples = new PhraseSet(quoted.filter((q) => q.length > 2 && !words.stopwords.has(q)));
+      return { info: p, cues: new PhraseSet(cueWords), ownCues: (entry?.cues.length ?? 0) > 0, mentions, examples, label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]) };
     });
     tools.push({
       info,
       triggers: new PhraseSet(toolWords?.triggers ?? []),
+      triggerHeads: [...new Set((toolWords?.triggers ?? []).map((t) => t.split(/[\s-]/)[0] ?? t))],
       label: toolWords?.label ?? null,
       parameters,
       keyWords: [...new Set(info.nameWords.filter((w) => w.length > 2 && !words.stopwords.has(w)))],

@@ -43,3 +43,76 @@ export function readPortugueseNumber(text: string): number | null {
   if (!seen || expectValue) return null;
   return total + group;
 }
+
+export interface FoundNumber {
+  readonly text: string;
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const NUMBER_TOKEN = /-?\d+(?:[.,]\d+)*|[a-z]+/g;
+
+/**
+ * The numbers of a Portuguese text: digits as Brazilians write them (`1.234,50`) and runs of number
+ * words (`dois mil e duzentos`, `322 milhões`, `uma dúzia`). Values use a decimal point.
+ */
+export function findPortugueseNumbers(text: string): FoundNumber[] {
+  const folded = fold(text);
+  const found: FoundNumber[] = [];
+  const tokens = [...folded.matchAll(NUMBER_TOKEN)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  for (let i = 0; i < tokens.length; ) {
+    const token = tokens[i] as { word: string; start: number; end: number };
+    if (/^-?\d/.test(token.word)) {
+      let value = digitsValue(token.word);
+      let end = token.end;
+      const scale = tokens[i + 1];
+      if (value !== null && scale !== undefined && SCALES[scale.word] !== undefined && folded.slice(end, scale.start).trim() === '') {
+        value = String(Number(value) * (SCALES[scale.word] as number));
+        end = scale.end;
+        i++;
+      }
+      if (value !== null) found.push({ text: text.slice(token.start, end), value, start: token.start, end });
+      i++;
+      continue;
+    }
+    // The longest run of number words from here that reads as a number.
+    let best: { end: number; value: number; next: number } | null = null;
+    const words: string[] = [];
+    for (let j = i; j < tokens.length && j < i + 40; j++) {
+      const word = (tokens[j] as { word: string }).word;
+      if (!(word in UNITS) && !(word in SCALES) && word !== 'e' && word !== 'hum' && word !== 'duzia' && word !== 'duzias' && word !== 'meia') break;
+      words.push(word === 'hum' ? 'um' : word);
+      const value = wordsValue(words);
+      if (value !== null) best = { end: (tokens[j] as { end: number }).end, value, next: j + 1 };
+    }
+    if (best !== null) {
+      found.push({ text: text.slice(token.start, best.end), value: String(best.value), start: token.start, end: best.end });
+      i = best.next;
+    } else i++;
+  }
+  return found;
+}
+
+function wordsValue(words: readonly string[]): number | null {
+  const last = words[words.length - 1];
+  if (last === 'duzia' || last === 'duzias') {
+    const head = words.slice(0, -1);
+    if (head.length === 1 && head[0] === 'meia') return 6;
+    const count = head.length === 0 ? null : readPortugueseNumber(head.join(' '));
+    return count === null ? null : count * 12;
+  }
+  if (words.includes('meia') || words.includes('duzia')) return null;
+  return readPortugueseNumber(words.join(' '));
+}
+
+function digitsValue(word: string): string | null {
+  const negative = word.startsWith('-');
+  const body = negative ? word.slice(1) : word;
+  let normalized: string;
+  if (/^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/.test(body)) normalized = body.replace(/\./g, '').replace(',', '.');
+  else if (/^\d+(?:,\d+)?$/.test(body)) normalized = body.replace(',', '.');
+  else if (/^\d+\.\d+$/.test(body)) normalized = body;
+  else return null;
+  return `${negative ? '-' : ''}${normalized}`;
+}

@@ -9,7 +9,7 @@ import type { DateMention } from './dates.js';
 import { findDates } from './dates.js';
 import type { RouterCore } from './router-core.js';
 import { selectTool } from './select.js';
-import { fold, humanize, listWords, tokenize } from './text.js';
+import { fold, humanize, listWords, stem, tokenize } from './text.js';
 import type { ArgumentSource, ComputeOperation, Guidance, Language, OnUnread, PlanItem, RouterContext, SagaLink, StepKind, TurnPlan, ChainLink } from './types.js';
 import type { TurnValue } from './values.js';
 import { findValues } from './values.js';
@@ -59,13 +59,17 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   const folded = fold(turn);
   if (lang.foreign.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U2 language')], options, []);
 
-  const values = findValues(turn, options.language, lang.words.channels, folded);
   const dates = findDates(folded, lang.dates, clock);
+  const values = findValues(turn, options.language, lang.words.channels, folded).filter(
+    (v) => (v.kind !== 'integer' && v.kind !== 'decimal') || !dates.some((d) => v.start < d.end && v.end > d.start),
+  );
   const clauses = splitClauses(lang, folded, whole);
   const drafts: Draft[] = [];
   const evidence: string[] = [];
   const claimed = new Set<TurnValue>();
   const computeOps = lang.compute.all(folded);
+  // Clauses whose tool the person is asked to choose: their values wait for the answer.
+  const pending: Clause[] = [];
 
   for (const [clauseIndex, clause] of clauses.entries()) {
     const cFolded = folded.slice(clause.start, clause.end);
@@ -103,6 +107,7 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     if (tool === null) {
       const close = selection?.close ?? [];
       if (close.length > 1) {
+        pending.push(clause);
         drafts.push({
           ...blankDraft('ask', cText, 'Q3 candidates'),
           candidates: close.map((s) => s.tool.info.name),
@@ -116,6 +121,12 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
 
     const filled = fillArguments(tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
     for (const v of filled.claimed) claimed.add(v);
+    const stems = new Set(tokenize(cFolded).map((t) => stem(t.word)));
+    const unfilled = tool.parameters.filter((p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded)));
+    if (unfilled.length > 0) {
+      drafts.push({ ...unreadDraft(cText, `U6 unfilled ${unfilled.map((p) => p.info.name).join(', ')}`), candidates: [tool.info.name] });
+      continue;
+    }
     pushToolSteps(core, lang, drafts, tool, filled, cText, decidedBy, clauseIndex > 0 && lang.it.test(cFolded));
   }
 
@@ -133,6 +144,13 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     }
   }
 
+  const left = values.filter(
+    (v) => (v.kind === 'integer' || v.kind === 'decimal' || v.kind === 'quoted') && !claimed.has(v) && !pending.some((c) => v.start >= c.start && v.end <= c.end),
+  );
+  if (left.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask') && !drafts.some((d) => d.kind === 'compute')) {
+    // Values the plan does not place mean the turn asked for more than was read: better unread than half done.
+    drafts.push(unreadDraft(left.map((v) => v.text).join(', '), `U5 unplaced ${left.map((v) => v.text).join(', ')}`));
+  }
   for (const value of values) {
     if ((value.kind === 'url' || value.kind === 'email' || value.kind === 'channel') && !claimed.has(value)) {
       const host = drafts.findIndex((d) => d.kind === 'tool' || d.kind === 'ask');
@@ -249,8 +267,11 @@ export function format(lang: CompiledLanguage, key: string, fields: Readonly<Rec
   return template.replace(/\{(\w+)\}/g, (_, name: string) => fields[name] ?? '');
 }
 
+const SENTENCE_END = /(?<!\b(?:inc|mr|mrs|ms|dr|st|no|nr|sr|sra|co|ltd|vs|etc|e\.g|i\.e))[.?!;]+\s+(?=\S)|\b(?:also|plus|additionally|lastly|finally|second|secondly|third|thirdly|tambem|alem disso|por fim|por ultimo)\b,?\s*/g;
+
 function splitClauses(lang: CompiledLanguage, folded: string, whole: Clause): Clause[] {
   const cuts: { start: number; end: number }[] = [...lang.then.all(folded)];
+  for (const m of folded.matchAll(SENTENCE_END)) cuts.push({ start: m.index, end: m.index + m[0].length });
   for (const m of lang.and.all(folded)) {
     const rest = folded.slice(m.end).trimStart();
     const next = rest.length === 0 ? '' : rest;

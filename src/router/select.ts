@@ -45,7 +45,8 @@ export function selectTool(
     const effect = tool.info.effect;
     let triggerMatch: string | null = null;
     let triggerSpan: readonly [number, number] | null = null;
-    for (const m of tool.triggers.all(folded)) {
+    const mayTrigger = tool.triggerHeads.some((head) => stems.has(head));
+    for (const m of mayTrigger ? tool.triggers.all(folded) : []) {
       if (triggerMatch === null || m.phrase.length > triggerMatch.length) {
         triggerMatch = m.phrase;
         triggerSpan = [m.start, m.end];

@@ -1,4 +1,5 @@
 /** The values a turn contains, cut from it as typed: destinations, quoted text, numbers. */
+import { Decimal } from 'decimal.js';
 
 export type ValueKind = 'url' | 'email' | 'channel' | 'quoted' | 'integer' | 'decimal';
 
@@ -16,6 +17,10 @@ const URL_RE = /\bhttps?:\/\/[^\s"'<>]+/gi;
 const EMAIL_RE = /(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/g;
 const CHANNEL_RE = /(?<![\w#])#[A-Za-z0-9][\w-]*/g;
 const QUOTED_RE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\w])'([^'\n]{1,200})'(?![\w])|«([^»\n]{1,200})»/g;
+const SCALE_RE = /^\s+(thousand|million|billion|trillion|mil|milhao|milhoes|bilhao|bilhoes|trilhao|trilhoes)(?![a-z])/;
+const SCALES: Readonly<Record<string, number>> = {
+  thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, mil: 1e3, milhao: 1e6, milhoes: 1e6, bilhao: 1e9, bilhoes: 1e9, trilhao: 1e12, trilhoes: 1e12,
+};
 const NUMBER_RE = /(?<![\w.,/:-])-?\d+(?:[.,]\d+)*(?![\w/:]|[.,]\d)/g;
 
 /** Finds the values of a turn; `language` decides whether `1.234,50` or `1,234.50` is the decimal form. */
@@ -54,7 +59,17 @@ export function findValues(turn: string, language: 'en' | 'pt-BR', channels: rea
   }
   for (const m of turn.matchAll(NUMBER_RE)) {
     const number = readNumber(m[0], language);
-    if (number !== null) push(number.decimal ? 'decimal' : 'integer', m[0], number.value, m.index);
+    if (number === null) continue;
+    // `100 million`, `2 mil`, `3 milhões`: the scale word is part of the number.
+    const scale = SCALE_RE.exec(folded.slice(m.index + m[0].length));
+    if (scale !== null) {
+      const factor = SCALES[scale[1] as string] ?? 1;
+      const scaled = new Decimal(number.value).times(factor);
+      const text = turn.slice(m.index, m.index + m[0].length + scale[0].length);
+      push(scaled.isInteger() ? 'integer' : 'decimal', text, scaled.toFixed(), m.index);
+      continue;
+    }
+    push(number.decimal ? 'decimal' : 'integer', m[0], number.value, m.index);
   }
   values.sort((a, b) => a.start - b.start);
   return values;
