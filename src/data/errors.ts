@@ -15,6 +15,7 @@ export const dataErrorCodes = {
   forbidden: 'The actor may not perform this mutation.',
   row_referenced: 'The row cannot be deleted because other rows refer to it.',
   conflict: 'The write violates a uniqueness or reference constraint in the database.',
+  result_too_large: 'A request read more rows than maxRowsPerRequest allows.',
   timeout: 'The operation was aborted by its signal before it finished.',
   closed: 'The app or database has been closed.',
 } as const satisfies ErrorCatalogue;

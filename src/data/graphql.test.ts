@@ -248,6 +248,19 @@ describe('batching', () => {
   });
 });
 
+describe('row budget', () => {
+  it('fails a request that reads more rows than maxRowsPerRequest', async () => {
+    const small = await openShop({ settings: { maxRowsPerRequest: 6 } });
+    try {
+      expect(await dataOf(small.app, admin, '{ partList { items { id } } }')).toMatchObject({ partList: { items: { length: 5 } } });
+      const error = await errorOf(small.app, admin, '{ partList { items { id material { name } } } }');
+      expect(error).toMatchObject({ code: 'BAD_USER_INPUT', plumbCode: 'result_too_large' });
+    } finally {
+      await small.dispose();
+    }
+  });
+});
+
 describe('relation row cap', () => {
   it('returns at most maxRelationRows rows per parent, the first by id', async () => {
     const capped = await openShop({ settings: { maxRelationRows: 1 } });

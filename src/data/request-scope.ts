@@ -52,6 +52,7 @@ export function abortError(signal: AbortSignal): PlumbError {
 export class RequestScope {
   readonly #conditions = new Map<Manager, RowCondition>();
   readonly #loaders = new Map<string, DataLoader<number, unknown>>();
+  #rowsRead = 0;
   readonly conditionScope: ConditionScope;
 
   constructor(
@@ -89,7 +90,15 @@ export class RequestScope {
     if (this.signal?.aborted === true) throw abortError(this.signal);
     const compiled = this.compile(query);
     this.runtime.onQuery(compiled.sql, compiled.parameters);
-    return executor.execute(compiled);
+    const result = await executor.execute(compiled);
+    this.#rowsRead += result.rows.length;
+    const budget = this.runtime.settings.maxRowsPerRequest;
+    if (this.#rowsRead > budget) {
+      throw new PlumbError('result_too_large', `This request read more than ${budget} rows; ask for fewer (smaller pages, filters on nested lists, less nesting).`, {
+        details: { maxRowsPerRequest: budget },
+      });
+    }
+    return result;
   }
 
   where(manager: Manager, alias: string, args: ListArgs): Sql {

@@ -8,6 +8,8 @@ export const dataSettingsSchema = z
     maxPageSize: z.number().int().min(1).max(10_000).default(200),
     /** Most rows a `many`/`manyToMany` relation field returns per parent row (rows). */
     maxRelationRows: z.number().int().min(1).max(100_000).default(1000),
+    /** Most rows one request (a GraphQL document, a list call) may read in total (rows). */
+    maxRowsPerRequest: z.number().int().min(1).max(10_000_000).default(100_000),
   })
   .readonly();
 
