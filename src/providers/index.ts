@@ -49,3 +49,4 @@ export { createAiSdkProvider, toAiSdkPrompt, toAiSdkTools, classifyAiSdkError } 
 export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
 export { createProvider, BUILTIN_PROVIDERS } from './create-provider.js';
 export type { ProviderConfig, BuiltinProviderName } from './create-provider.js';
+export { validateProviderEvents } from './validate-events.js';

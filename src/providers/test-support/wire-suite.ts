@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../index.js';
+import { ProviderError, validateProviderEvents } from '../index.js';
 import type { ChatMessage, Provider, ProviderEvent, ToolDefinition } from '../index.js';
 import type { AdapterSettings } from '../adapter-settings.js';
 import { WireServer } from './wire-server.js';
@@ -82,6 +82,7 @@ export function describeWireProvider(spec: WireSuiteSpec): void {
     it('streams text deltas, then usage, then done', async () => {
       server.reply(spec.textReply());
       const events = await collect(create().complete(request()));
+      expect(validateProviderEvents(events)).toEqual([]);
       expect(events.filter((event) => event.type === 'text').map((event) => event.text).join('')).toBe('Hello world');
       expect(events.filter((event) => event.type === 'text').length).toBeGreaterThanOrEqual(2);
       expect(events.slice(-2)).toEqual([
@@ -93,6 +94,7 @@ export function describeWireProvider(spec: WireSuiteSpec): void {
     it('assembles two parallel tool calls from fragments, with stable ids', async () => {
       server.reply(spec.toolCallsReply());
       const events = await collect(create().complete(request()));
+      expect(validateProviderEvents(events)).toEqual([]);
       const calls = events.filter((event) => event.type === 'tool_call');
       expect(calls.map((call) => call.name)).toEqual(['lookup_part', 'query']);
       expect(calls.map((call) => JSON.parse(call.arguments) as unknown)).toEqual(CALL_ARGUMENTS);
