@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anonymous } from '../core/index.js';
+import { anonymous, canonicalHash } from '../core/index.js';
 import { buildSchemaIndex, createChatDispatcher, findPath, searchManagers } from './index.js';
 import type { ChatApp, ChatManager } from './index.js';
 
@@ -177,5 +177,12 @@ describe('tool sets', () => {
     );
     expect(() => createChatDispatcher({ app, settings: { maxResults: 0 } })).toThrow(expect.objectContaining({ code: 'invalid_tool_settings' }) as Error);
     expect(() => createChatDispatcher({ app, settings: { colour: 'red' } as never })).toThrow(expect.objectContaining({ code: 'invalid_tool_settings' }) as Error);
+  });
+});
+
+describe('the fingerprint', () => {
+  it('is the SHA-256 of the entries in RFC 8785 canonical JSON', () => {
+    const index = buildSchemaIndex(shop);
+    expect(index.fingerprint).toBe(canonicalHash(index.entries));
   });
 });

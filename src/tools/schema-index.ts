@@ -1,4 +1,4 @@
-import { canonicalHash } from '../core/index.js';
+import { createHash } from 'node:crypto';
 import type { ChatApp, ChatCardinality, ChatManager, ChatRelation } from './chat-app.js';
 import { ownFilterKeys } from './filter-keys.js';
 import { tokenize } from './tokens.js';
@@ -58,13 +58,14 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Builds the index of the managers an app exposes to chat (`chatExposed: true`). */
 export function buildSchemaIndex(managers: readonly ChatManager[]): SchemaIndex {
   const exposed = new Set(managers.filter((manager) => manager.chatExposed).map((manager) => manager.name));
+  const tokensOf = memoTokenize();
   const all: IndexedManager[] = managers
     .filter((manager) => manager.chatExposed)
     .sort((a, b) => byName(a.name, b.name))
-    .map((manager) => indexManager(manager, exposed));
+    .map((manager) => indexManager(manager, exposed, tokensOf));
   const entries = all.map((item) => item.entry);
   const byManager = new Map(all.map((item) => [item.entry.manager, item]));
-  const fingerprint = canonicalHash(entries);
+  const fingerprint = fingerprintOf(entries);
   const edges = buildEdges(all, byManager);
   const none: readonly RelationEdge[] = Object.freeze([]);
   return Object.freeze({
@@ -77,7 +78,46 @@ export function buildSchemaIndex(managers: readonly ChatManager[]): SchemaIndex 
   });
 }
 
-function indexManager(manager: ChatManager, exposed: ReadonlySet<string>): IndexedManager {
+/**
+ * SHA-256 of the entries' RFC 8785 canonical JSON. The entries hold only strings and arrays, so
+ * JSON.stringify of objects built with sorted keys is that canonical text (and far faster than a
+ * general canonicalizer on a large schema); a test checks it against `canonicalHash`.
+ */
+function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
+  const hash = createHash('sha256');
+  hash.update('[');
+  entries.forEach((entry, i) => {
+    if (i > 0) hash.update(',');
+    hash.update(
+      JSON.stringify({
+        description: entry.description,
+        fields: entry.fields.map((field) => ({ name: field.name, type: field.type })),
+        filters: entry.filters,
+        manager: entry.manager,
+        relations: entry.relations.map((relation) => ({ cardinality: relation.cardinality, name: relation.name, target: relation.target })),
+      }),
+    );
+  });
+  hash.update(']');
+  return hash.digest('hex');
+}
+
+function memoTokenize(): (text: string) => readonly string[] {
+  const cache = new Map<string, readonly string[]>();
+  return (text) => {
+    let tokens = cache.get(text);
+    if (tokens === undefined) {
+      tokens = tokenize(text);
+      cache.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+
+/** Operator words that appear in filter keys (`name__icontains`). */
+const operatorTokens = ['exact', 'iexact', 'contains', 'icontains', 'startswith', 'in', 'gt', 'gte', 'lt', 'lte', 'isnull'];
+
+function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokensOf: (text: string) => readonly string[]): IndexedManager {
   const visibleRelations = manager.relations.filter((relation) => exposed.has(targetName(relation)));
   const fields = manager.fields.map((field) => ({ name: field.name, type: field.type }));
   const relations = visibleRelations
@@ -91,12 +131,13 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>): Index
     relations: Object.freeze(relations),
     filters: Object.freeze(filters),
   });
-  const nameTokens = tokenize(manager.name);
+  const nameTokens = tokensOf(manager.name);
   const strong = new Set<string>();
-  for (const field of fields) for (const token of tokenize(field.name)) strong.add(token);
-  for (const relation of relations) for (const token of tokenize(relation.name)) strong.add(token);
-  const weak = new Set<string>(tokenize(entry.description));
-  for (const filter of filters) for (const token of tokenize(filter)) weak.add(token);
+  for (const field of fields) for (const token of tokensOf(field.name)) strong.add(token);
+  for (const relation of relations) for (const token of tokensOf(relation.name)) strong.add(token);
+  // A filter key's words are its field or relation name and its operator.
+  const weak = new Set<string>(tokensOf(entry.description));
+  if (filters.length > 0) for (const token of operatorTokens) weak.add(token);
   const haystack = [...new Set([...nameTokens, ...strong, ...weak])].join(' ');
   return {
     entry,
