@@ -32,7 +32,7 @@ export { createOpenAiProvider, OPENAI_DEFAULTS, OpenAiDecoder } from './openai/o
 export { toOpenAiMessages, fromOpenAiMessages, toOpenAiTools } from './openai/openai-messages.js';
 export type { OpenAiMessage, OpenAiTool, OpenAiToolCall } from './openai/openai-messages.js';
 export { HttpProvider } from './http/http-provider.js';
-export type { StreamDecoder, WireFormat } from './http/http-provider.js';
+export type { StreamDecoder, WireFormat, ProviderDescription } from './http/http-provider.js';
 export type { AdapterSettings, ResolvedSettings } from './adapter-settings.js';
 export { parseTextToolCall, recognizeTextToolCalls } from './text-tool-calls.js';
 export { ToolCallAssembler } from './tool-call-assembler.js';

@@ -80,8 +80,8 @@ describe('gemini request', () => {
   });
 
   it('takes the key from GEMINI_API_KEY, then GOOGLE_API_KEY', () => {
-    expect(createGeminiProvider({ env: { GOOGLE_API_KEY: 'g' } }).settings.apiKeySource).toBe('GOOGLE_API_KEY');
-    expect(createGeminiProvider({ env: { GOOGLE_API_KEY: 'g', GEMINI_API_KEY: 'm' } }).settings.apiKey).toBe('m');
+    expect(createGeminiProvider({ env: { GOOGLE_API_KEY: 'g' } }).describe().apiKeySource).toBe('GOOGLE_API_KEY');
+    expect(createGeminiProvider({ env: { GOOGLE_API_KEY: 'g', GEMINI_API_KEY: 'm' } }).describe().apiKeySource).toBe('GEMINI_API_KEY');
     expect(createGeminiProvider({ env: {} }).checkConfiguration()).toEqual([expect.objectContaining({ message: expect.stringContaining('GEMINI_API_KEY') })]);
   });
 

@@ -30,40 +30,72 @@ export interface WireFormat {
   precondition?(settings: ResolvedSettings): ProviderError | undefined;
 }
 
+/** What `HttpProvider.describe()` reports: the effective settings, never the key. */
+export interface ProviderDescription {
+  readonly name: string;
+  readonly model: string;
+  readonly baseUrl: string;
+  /** `apiKey`, the environment variable the key came from, or undefined when there is none. */
+  readonly apiKeySource: string | undefined;
+  readonly timeoutSeconds: number;
+  readonly streamTimeoutSeconds: number;
+  readonly maxTokens: number | undefined;
+  readonly parseTextToolCalls: boolean;
+}
+
 /** A provider over `fetch`: posts the request, splits the body, decodes, guards both clocks. */
 export class HttpProvider implements Provider {
   readonly name: string;
   readonly model: string;
-  readonly settings: ResolvedSettings;
+  readonly #settings: ResolvedSettings;
   readonly #format: WireFormat;
 
   constructor(format: WireFormat, settings: ResolvedSettings) {
     this.#format = format;
     this.name = format.name;
     this.model = settings.model;
-    this.settings = settings;
+    this.#settings = settings;
+  }
+
+  /** The effective settings without the key itself (safe to log or print in `plumb check`). */
+  describe(): ProviderDescription {
+    const settings = this.#settings;
+    return {
+      name: this.name,
+      model: settings.model,
+      baseUrl: settings.baseUrl,
+      apiKeySource: settings.apiKeySource,
+      timeoutSeconds: settings.timeoutSeconds,
+      streamTimeoutSeconds: settings.streamTimeoutSeconds,
+      maxTokens: settings.maxTokens,
+      parseTextToolCalls: settings.parseTextToolCalls,
+    };
+  }
+
+  toJSON(): ProviderDescription {
+    return this.describe();
   }
 
   checkConfiguration(): readonly ProviderCheck[] {
-    return this.#format.check(this.settings);
+    return this.#format.check(this.#settings);
   }
 
   complete(request: CompletionRequest): AsyncIterable<ProviderEvent> {
     const guarded = guardStream((signal) => this.#stream(request, signal), {
       provider: this.name,
       signal: request.signal,
-      timeoutSeconds: this.settings.timeoutSeconds,
-      streamTimeoutSeconds: this.settings.streamTimeoutSeconds,
+      timeoutSeconds: this.#settings.timeoutSeconds,
+      streamTimeoutSeconds: this.#settings.streamTimeoutSeconds,
     });
-    return this.settings.parseTextToolCalls ? recognizeTextToolCalls(guarded, request.tools, this.settings.newId) : guarded;
+    return this.#settings.parseTextToolCalls ? recognizeTextToolCalls(guarded, request.tools, this.#settings.newId) : guarded;
   }
 
   async *#stream(request: CompletionRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
-    const failure = this.#format.precondition?.(this.settings);
+    const failure = this.#format.precondition?.(this.#settings);
     if (failure !== undefined) throw failure;
-    const { url, headers, body } = this.#format.request(request, this.settings);
-    const stream = await postJson({ provider: this.name, fetch: this.settings.fetch, url, headers, body, signal });
-    const decoder = this.#format.decoder(this.settings);
+    const { url, headers, body } = this.#format.request(request, this.#settings);
+    const stream = await postJson({ provider: this.name, fetch: this.#settings.fetch, url, headers, body, signal });
+    const decoder = this.#format.decoder(this.#settings);
     const splitter = this.#format.framing === 'sse' ? new SseSplitter() : new NdjsonSplitter();
     const out: ProviderEvent[] = [];
     for await (const record of readRecords(this.name, stream, splitter, signal)) {

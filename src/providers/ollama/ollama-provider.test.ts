@@ -81,7 +81,7 @@ describe('ollama request', () => {
   it('defaults to gemma4:e4b on 127.0.0.1:11434 and validates the base URL', () => {
     const provider = createOllamaProvider();
     expect(provider.model).toBe('gemma4:e4b');
-    expect(provider.settings.baseUrl).toBe('http://127.0.0.1:11434');
+    expect(provider.describe().baseUrl).toBe('http://127.0.0.1:11434');
     expect(provider.checkConfiguration()).toEqual([]);
     for (const baseUrl of ['localhost:11434', 'file:///tmp/socket', 'http://', 'not a url']) {
       expect(() => createOllamaProvider({ baseUrl })).toThrowError(expect.objectContaining({ code: 'provider_config_invalid' }));

@@ -107,3 +107,12 @@ describe('openai request', () => {
     expect(() => createOpenAiProvider({ baseUrl: 'ftp://example.com' })).toThrowError(expect.objectContaining({ code: 'provider_config_invalid' }));
   });
 });
+
+describe('openai provider description', () => {
+  it('never reveals the API key when described or serialized', () => {
+    const provider = createOpenAiProvider({ apiKey: 'sk-secret-123' });
+    expect(provider.describe()).toMatchObject({ name: 'openai', model: 'gpt-4.1-mini', baseUrl: 'https://api.openai.com/v1', apiKeySource: 'apiKey' });
+    expect(JSON.stringify(provider)).not.toContain('sk-secret-123');
+    expect(JSON.stringify(provider.describe())).not.toContain('sk-secret-123');
+  });
+});
