@@ -22,6 +22,13 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): { summary: 
     }
     const entry: { [key: string]: string } = { path, code: issue.code, message };
     if ('expected' in issue && typeof issue.expected === 'string') entry.expected = issue.expected;
+    if (issue.code === 'invalid_union') {
+      const expected = [...new Set(issue.errors.flatMap((branch) => branch.flatMap((inner) => ('expected' in inner && typeof inner.expected === 'string' ? [inner.expected] : []))))];
+      if (expected.length > 0) {
+        entry.expected = expected.join(' or ');
+        entry.message = `Invalid input: expected ${entry.expected}`;
+      }
+    }
     return entry;
   });
   const summary = described.map((entry) => `${entry.path ?? '$'}: ${entry.message ?? ''}`).join('; ');

@@ -331,3 +331,11 @@ describe('callbacks that throw', () => {
     expect(reported).toHaveLength(2);
   });
 });
+
+describe('invalid_arguments details', () => {
+  it('says which alternatives a union expected', async () => {
+    const pick = defineTool({ name: 'pick', description: 'Picks.', input: z.object({ item: z.union([z.string(), z.number()]) }), effect: 'read', handler: () => null });
+    const result = await createDispatcher({ tools: [pick] }).dispatch({ name: 'pick', arguments: { item: true } }, { actor: alice });
+    expect(result).toMatchObject({ error: { code: 'invalid_arguments', details: { issues: [{ path: '$.item', expected: 'string or number' }] } } });
+  });
+});
