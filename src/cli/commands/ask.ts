@@ -1,0 +1,108 @@
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { nanoid } from 'nanoid';
+import type { Actor } from '../../core/index.js';
+import { defaultDemoDatabasePath } from '../../demo/index.js';
+import { createDemoHostTools, demoToolSettings } from '../../demo/tools/index.js';
+import { createEngine } from '../../engine/index.js';
+import type { ChatEvent, Engine } from '../../engine/index.js';
+import { createProvider } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
+import { createMemoryStore, openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { createChatTools } from '../../tools/index.js';
+import { actorFrom, addAppOptions, openApp } from '../app-options.js';
+import type { AppOptions } from '../app-options.js';
+import { CliFailure, CliUsageError } from '../program.js';
+import type { CliIo } from '../program.js';
+
+interface AskOptions extends AppOptions {
+  readonly thread?: string;
+  readonly provider?: string;
+  readonly json?: boolean;
+  readonly yes?: boolean;
+  readonly no?: boolean;
+}
+
+/** How a held change is answered: `--yes`, `--no`, or a question on the terminal. */
+type Decide = (event: Extract<ChatEvent, { type: 'confirm_mutation' }>) => Promise<boolean>;
+
+/**
+ * `plumb ask "<text>"`: runs one turn through the engine over the demo app and prints the answer
+ * (or every event as a JSON line with `--json`). The journal lives in the demo's SQLite file, so
+ * `--thread ID` continues a conversation across runs.
+ */
+export function registerAskCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('ask')
+    .description('Run one chat turn and print the answer (or the events as JSON lines)')
+    .argument('<text>', 'what to ask')
+    .option('--thread <id>', 'continue this thread (default: your most recent one)')
+    .option('--provider <spec>', 'the model: scripted:FILE, openai, anthropic, ollama, gemini, or a module; none: router-less turns end with no_provider')
+    .option('--json', 'print every event as one line of JSON')
+    .option('--yes', 'approve a change that needs confirmation')
+    .option('--no', 'reject a change that needs confirmation');
+  addAppOptions(command).action(async (text: string, options: AskOptions) => {
+    if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
+    const baseActor = actorFrom(options);
+    // The CLI is one session: an anonymous visitor keeps one thread across runs.
+    const actor: Actor = baseActor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : baseActor;
+    const provider = options.provider === undefined ? undefined : await createProvider({ provider: options.provider });
+    const app = await openApp(options);
+    const path = options.db ?? defaultDemoDatabasePath;
+    const store: Store = path === ':memory:' ? createMemoryStore() : openSqliteStore({ path, tablePrefix: 'plumb_chat_' });
+    const engine = createEngine({ app, store, tools: [...createChatTools(app, demoToolSettings).tools, ...createDemoHostTools(app)], toolSettings: demoToolSettings, ...withProvider(provider) });
+    try {
+      const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
+      await runTurn(engine, io, options.json === true, decide, engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }) }), actor);
+    } finally {
+      await engine.close();
+      await store.close();
+      await app.close();
+    }
+  });
+}
+
+function withProvider(provider: Provider | undefined): { provider?: Provider } {
+  return provider === undefined ? {} : { provider };
+}
+
+async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor): Promise<void> {
+  let pending: Extract<ChatEvent, { type: 'confirm_mutation' }> | undefined;
+  let failure: Extract<ChatEvent, { type: 'error' }> | undefined;
+  let wroteText = false;
+  for await (const event of events) {
+    if (json) io.stdout(`${JSON.stringify(event)}\n`);
+    else if (event.type === 'text_chunk') {
+      io.stdout(event.content);
+      wroteText = true;
+    } else if (event.type === 'tool_call') io.stderr(`· ${event.name} ${JSON.stringify(event.args)}\n`);
+    else if (event.type === 'retry') io.stderr(`· the model failed (${event.code}); retrying\n`);
+    if (event.type === 'confirm_mutation') pending = event;
+    if (event.type === 'error') failure = event;
+  }
+  if (!json && wroteText) io.stdout('\n');
+  if (pending !== undefined) {
+    const confirmed = await decide(pending);
+    return runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor);
+  }
+  if (failure !== undefined) throw new CliFailure(`${failure.code}: ${failure.message}`);
+}
+
+function askOnTerminal(io: CliIo): Decide {
+  return async (event) => {
+    if (process.stdin.isTTY !== true) {
+      throw new CliUsageError(`'${event.mutation}' needs confirmation and there is no terminal to ask: rerun with --yes or --no`);
+    }
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = await terminal.question(`Confirm ${event.mutation} ${JSON.stringify(event.input)}? [y/N] `);
+      return /^y(es)?$/i.test(answer.trim());
+    } catch (error) {
+      io.stderr(`plumb: could not read the answer: ${(error as Error).message}\n`);
+      return false;
+    } finally {
+      terminal.close();
+    }
+  };
+}
