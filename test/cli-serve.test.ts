@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/temp.js';
@@ -30,7 +31,9 @@ describe('plumb serve', () => {
   const dir = tempDir();
   let server: Awaited<ReturnType<typeof startServe>>;
   beforeAll(async () => {
-    server = await startServe(['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0']);
+    const config = join(dir.path, 'plumb.config.json');
+    writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite'), allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'] }));
+    server = await startServe(['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config, '--provider', `scripted:${join(root, 'test/server/fixtures/demo-script.json')}`]);
   });
   afterAll(() => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -54,9 +57,33 @@ describe('plumb serve', () => {
     expect(asAnonymous.data?.orderList?.pageInfo.totalCount ?? 0).toBe(0);
   });
 
-  it('also reads the user from the plumb_user cookie', async () => {
-    const customers = await body(await graphql({ query: '{ customerList { pageInfo { totalCount } } }' }, { cookie: 'plumb_user=bob' }));
+  it('reads the user from the signed login cookie the console sets, and ignores a forged one', async () => {
+    const page = await fetch(`${server.url}/console/`);
+    const csrf = /plumb_csrf=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
+    const login = await fetch(`${server.url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf), cookie: `plumb_csrf=${csrf}` },
+      body: JSON.stringify({ user: 'bob' }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = /plumb_login=[^;]+/.exec(login.headers.getSetCookie().join('\n'))![0];
+    const customers = await body(await graphql({ query: '{ customerList { pageInfo { totalCount } } }' }, { cookie }));
     expect(customers.data.customerList.pageInfo.totalCount).toBe(10);
+    const forged = await body(await graphql({ query: '{ customerList { pageInfo { totalCount } } }' }, { cookie: 'plumb_login=bob.forged; plumb_user=bob' }));
+    expect(forged.data?.customerList?.pageInfo.totalCount ?? 0).toBe(0);
+  });
+
+  it('answers a chat turn with the configured scripted provider', async () => {
+    const csrfResponse = await fetch(`${server.url}/chat/csrf/`);
+    const { token } = (await csrfResponse.json()) as { token: string };
+    const response = await fetch(`${server.url}/chat/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: `plumb_csrf=${encodeURIComponent(token)}`, 'x-plumb-user': 'bob' },
+      body: JSON.stringify({ text: 'which materials do we use?' }),
+    });
+    const answer = await body(response);
+    expect(answer.answer).toBe('Here are the materials the shop uses, with their densities.');
+    expect(answer.events[0]).toMatchObject({ type: 'tool_call', name: 'query' });
   });
 
   it.each([

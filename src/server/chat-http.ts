@@ -69,20 +69,17 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
 
   fastify.get(`${url}threads/`, async (request, reply) => {
     if (!(await allowed(request, reply, deps, 'threads'))) return reply;
-    return { threads: await deps.engine.threads.list(request.actor) };
+    return { threads: await deps.engine.threads.list(request.actor, { limit: 100 }) };
   });
 
   fastify.get<{ Params: { id: string } }>(`${url}threads/:id`, async (request, reply) => {
     if (!(await allowed(request, reply, deps, 'threads'))) return reply;
-    let history: unknown;
     try {
-      history = await deps.engine.threads.history(request.actor, request.params.id);
+      return { thread: request.params.id, items: await deps.engine.threads.history({ actor: request.actor, threadId: request.params.id }) };
     } catch (error) {
       if (publicError(error, () => undefined).code !== 'thread_not_found') throw error;
-      history = undefined;
+      return reply.status(404).send({ error: { code: 'not_found', message: `No thread '${request.params.id}' of yours.` } });
     }
-    if (history === undefined || history === null) return reply.status(404).send({ error: { code: 'not_found', message: `No thread '${request.params.id}' of yours.` } });
-    return history;
   });
 
   for (const path of [`${url}stream/`, `${url}confirm/`]) fastify.route({ method: [...otherMethods], url: path, handler: methodNotAllowed('POST') });

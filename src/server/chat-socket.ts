@@ -74,7 +74,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
     if (socket.bufferedAmount > deps.maxBufferedBytes) {
       // A consumer that does not read: close it rather than hold its backlog in memory.
       socket.close(closeCodes.slowConsumer, 'slow consumer');
-      setTimeout(() => socket.terminate(), 1000).unref();
+      setTimeout(() => socket.terminate(), 5000).unref();
     }
   };
   const fail = (code: string, message: string): void => send({ type: 'error', code, message });

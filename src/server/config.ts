@@ -3,14 +3,18 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
+import { engineSettingsSchema } from '../engine/index.js';
+import type { EngineSettingsInput } from '../engine/index.js';
 import { toolSettingsSchema } from '../tools/index.js';
+import type { ToolSettingsInput } from '../tools/index.js';
 import { serverSettingsShape } from './settings.js';
 
 /**
- * The whole `plumb.config.*` object: the server's own settings next to the tools' (and, once the
- * engine exports its schema, the engine's), each declared once by its folder.
+ * The whole `plumb.config.*` object: the server's own settings next to the engine's and the
+ * tools', each declared once by its folder.
  */
 export const plumbConfigSchema = z.strictObject({
+  ...engineSettingsSchema.shape,
   ...toolSettingsSchema.shape,
   ...serverSettingsShape,
 });
@@ -99,4 +103,13 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
+}
+
+/** The engine's and the tools' parts of a configuration, for `createEngine`. */
+export function splitConfig(config: PlumbConfig): { engine: EngineSettingsInput; tools: ToolSettingsInput } {
+  const pick = (keys: readonly string[]): Record<string, unknown> => Object.fromEntries(keys.map((key) => [key, (config as Record<string, unknown>)[key]]));
+  return {
+    engine: pick(Object.keys(engineSettingsSchema.shape)),
+    tools: pick(Object.keys(toolSettingsSchema.shape)),
+  };
 }

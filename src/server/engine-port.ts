@@ -15,9 +15,9 @@ export interface ChatEngine {
   }): AsyncIterable<EngineEvent>;
   confirm(input: { readonly actor: Actor; readonly confirmationId: string; readonly confirmed: boolean; readonly signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   readonly threads: {
-    list(actor: Actor): Promise<readonly unknown[]>;
-    /** The thread's history as the actor may see it; throws (or resolves undefined) for another's thread. */
-    history(actor: Actor, threadId: string): Promise<unknown>;
+    list(actor: Actor, options?: { readonly limit?: number }): Promise<readonly unknown[]>;
+    /** The thread's items; throws `thread_not_found` for a thread that is not the actor's. */
+    history(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly unknown[]>;
   };
 }
 

@@ -92,9 +92,10 @@ export function createFakeEngine(): FakeEngine {
     },
     threads: {
       list: (actor) => Promise.resolve([...threads.values()].filter((thread) => thread.owner === actorKey(actor)).map((thread) => ({ id: thread.id }))),
-      history: (actor, id) => {
-        const thread = threads.get(id);
-        return Promise.resolve(thread === undefined || thread.owner !== actorKey(actor) ? undefined : { id, items: thread.items });
+      history: ({ actor, threadId }) => {
+        const thread = threads.get(threadId);
+        if (thread === undefined || thread.owner !== actorKey(actor)) return Promise.reject(new PlumbError('thread_not_found', `No thread '${threadId}'.`));
+        return Promise.resolve(thread.items);
       },
     },
   };

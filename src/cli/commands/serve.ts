@@ -1,49 +1,84 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { authenticateDemo } from '../../demo/index.js';
-import { createServer } from '../../server/index.js';
-import { openApp, scaleHelp } from '../app-options.js';
+import { authenticateDemo, demoActor, demoActorNames } from '../../demo/index.js';
+import { createChatStack, createServer, loadConfig, parseConfig } from '../../server/index.js';
+import { openApp } from '../app-options.js';
 import { CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 
 interface ServeOptions {
+  readonly config?: string;
   readonly demo?: boolean;
   readonly db?: string;
-  readonly scale?: string;
-  readonly port: string;
-  readonly host: string;
+  readonly port?: string;
+  readonly host?: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
   readonly log?: boolean;
 }
 
 export function registerServeCommand(program: Command, io: CliIo, signals: ShutdownSignals = processSignals): void {
   program
     .command('serve')
-    .description('Start the Plumb server (GET /healthz, POST /graphql) until SIGINT or SIGTERM')
+    .description('Start the Plumb server (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
+    .option('--config <file>', 'configuration file (default: plumb.config.json|.js|.mjs|.ts in the current directory)')
     .option('--demo', 'serve the embedded demo shop (SQLite, seeded on first use)')
     .option('--db <path>', "the demo's SQLite file (default .plumb/demo.sqlite)")
-    .option('--scale <n>', scaleHelp)
-    .option('--port <port>', 'TCP port (0 picks a free one)', '8787')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'TCP port (0 picks a free one; default: the configuration\'s port, 8787)')
+    .option('--host <host>', 'interface to listen on (default: the configuration\'s host, 127.0.0.1)')
+    .option('--provider <name>', 'provider: openai, anthropic, ollama, gemini, scripted:FILE, or a module (overrides the configuration)')
+    .option('--model <model>', 'model name (overrides providerConfig.model)')
+    .option('--base-url <url>', 'provider base URL (overrides providerConfig.baseUrl)')
     .option('--log', 'write request logs as JSON lines to stderr')
     .action(async (options: ServeOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
       const started = performance.now();
+      const overrides: Record<string, unknown> = {};
+      if (options.port !== undefined) {
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
+        overrides.port = port;
+      }
+      if (options.host !== undefined) overrides.host = options.host;
+      if (options.provider !== undefined) overrides.provider = options.provider;
+      const { config: fileConfig } = await loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides });
+      const config =
+        options.model === undefined && options.baseUrl === undefined
+          ? fileConfig
+          : parseConfig({
+              ...fileConfig,
+              providerConfig: { ...fileConfig.providerConfig, ...(options.model === undefined ? {} : { model: options.model }), ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) },
+            });
       const app = await openApp(options);
+      const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
+      const stack = await createChatStack({ app, config });
       const server = await createServer({
         app,
-        authenticate: authenticateDemo,
-        logger: options.log === true ? pino({ name: 'plumb' }, process.stderr) : false,
+        engine: stack.engine,
+        settings: config,
+        authenticate: authenticateHeaderOnly,
+        login: { names: demoActorNames.filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : demoActor(name)) },
+        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—' },
+        logger,
       });
-      const url = await server.listen({ port, host: options.host });
+      const url = await server.listen({ port: config.port, host: config.host });
       io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
-      io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql   (demo users: header 'X-Plumb-User: alice' or 'bob'; none = anonymous)\n`);
+      io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
+      io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql   (demo users: header 'X-Plumb-User: alice' or 'bob', or sign in on the console; none = anonymous)\n`);
       await signals.wait();
       io.stdout('Shutting down…\n');
       await server.close();
+      await stack.close();
       await app.close();
     });
 }
+
+/**
+ * The demo's users by the `X-Plumb-User` header (for tests and curl); the console's sign-in
+ * uses the server's signed `plumb_login` cookie instead of the demo's plain one.
+ */
+const authenticateHeaderOnly: Parameters<typeof createServer>[0]['authenticate'] = (request) =>
+  request.headers['x-plumb-user'] === undefined ? null : authenticateDemo(request);
 
 /** Resolves on the first shutdown signal; injectable so that tests can stop a server. */
 export interface ShutdownSignals {
