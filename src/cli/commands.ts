@@ -4,6 +4,7 @@ import { registerGraphqlCommand } from './commands/graphql.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerRouteCommand } from './commands/route.js';
 import { registerToolCommand } from './commands/tool.js';
+import { registerAskCommand } from './commands/ask.js';
 
 /** Every `plumb` command, one file each under `commands/`. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -11,4 +12,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerServeCommand(program, io);
   registerRouteCommand(program, io);
   registerToolCommand(program, io);
+  registerAskCommand(program, io);
 }
