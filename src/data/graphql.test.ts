@@ -168,6 +168,16 @@ describe('writing', () => {
     expect(error.message).toMatch(message);
   });
 
+  it('keeps concurrent writes and reads consistent', async () => {
+    const before = (await dataOf(shop.app, admin, '{ materialList { pageInfo { totalCount } } }')).materialList.pageInfo.totalCount as number;
+    const writes = Array.from({ length: 10 }, (_, i) => dataOf(shop.app, admin, `mutation { createMaterial(input: {name: "Alloy ${i}", density: ${i + 1}}) { id } }`));
+    const reads = Array.from({ length: 10 }, () => dataOf(shop.app, admin, '{ materialList { pageInfo { totalCount } } }'));
+    const [created, counted] = await Promise.all([Promise.all(writes), Promise.all(reads)]);
+    expect(new Set(created.map((data) => data.createMaterial.id)).size).toBe(10);
+    for (const data of counted) expect(data.materialList.pageInfo.totalCount).toBeGreaterThanOrEqual(before);
+    expect((await dataOf(shop.app, admin, '{ materialList(filter: {name__startswith: "Alloy"}) { pageInfo { totalCount } } }')).materialList.pageInfo.totalCount).toBe(10);
+  });
+
   it('names a missing required field', async () => {
     const error = await errorOf(shop.app, admin, 'mutation { createPart(input: {name: "X"}) { id } }');
     expect(error.message).toMatch(/PartCreateInput\.sku/);

@@ -24,6 +24,8 @@ export type RelationCardinality = 'one' | 'many' | 'manyToMany';
 
 interface RelationBase {
   readonly name: string;
+  /** The same as `kind`: one, many or manyToMany. */
+  readonly cardinality: RelationCardinality;
   readonly target: Manager;
   /** The same relation seen from the target. */
   readonly reverseName: string;

@@ -129,10 +129,10 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
         const reverseName = declared?.name ?? spec.reverse ?? lowerFirst(plural(draft.name));
         const column = spec.column ?? `${snakeCase(name)}_id`;
         if (draft.fields.some((field) => field.column === column)) problems.push(`${draft.name}.${name}: foreign key column '${column}' is also a field's column.`);
-        const one: OneRelation = { kind: 'one', name, target: other, reverseName, declared: true, description: spec.description, column, nullable: spec.nullable === true };
+        const one: OneRelation = { kind: 'one', cardinality: 'one', name, target: other, reverseName, declared: true, description: spec.description, column, nullable: spec.nullable === true };
         add(draft, one, `${draft.name}.${name}: duplicate name '${name}'.`);
         const many: ManyRelation = {
-          kind: 'many', name: reverseName, target: self, reverseName: name, declared: declared !== undefined,
+          kind: 'many', cardinality: 'many', name: reverseName, target: self, reverseName: name, declared: declared !== undefined,
           description: declared?.spec.description ?? `The ${plural(draft.name)} whose ${name} is this ${other.name}.`, column,
         };
         add(otherDraft, many, `${draft.name}.${name}: its reverse name '${reverseName}' collides with a field or relation of ${other.name}; set 'reverse' to another name.`);
@@ -144,10 +144,10 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
         if (targetColumn === sourceColumn) targetColumn = `${snakeCase(name)}_id`;
         if (tables.has(through)) problems.push(`${draft.name}.${name}: join table '${through}' is also the table of ${tables.get(through)}.`);
         tables.set(through, `${draft.name}.${name}`);
-        const forward: ManyToManyRelation = { kind: 'manyToMany', name, target: other, reverseName, declared: true, description: spec.description, through, sourceColumn, targetColumn };
+        const forward: ManyToManyRelation = { kind: 'manyToMany', cardinality: 'manyToMany', name, target: other, reverseName, declared: true, description: spec.description, through, sourceColumn, targetColumn };
         add(draft, forward, `${draft.name}.${name}: duplicate name '${name}'.`);
         const backward: ManyToManyRelation = {
-          kind: 'manyToMany', name: reverseName, target: self, reverseName: name, declared: false,
+          kind: 'manyToMany', cardinality: 'manyToMany', name: reverseName, target: self, reverseName: name, declared: false,
           description: `The ${plural(draft.name)} whose ${name} include this ${other.name}.`, through, sourceColumn: targetColumn, targetColumn: sourceColumn,
         };
         add(otherDraft, backward, `${draft.name}.${name}: its reverse name '${reverseName}' collides with a field or relation of ${other.name}; set 'reverse' to another name.`);
