@@ -7,6 +7,7 @@ import type { App } from '../../data/index.js';
 import { createChatDispatcher, isConfirmationRequired, isToolError } from '../../tools/index.js';
 import type { Dispatcher, ToolResult } from '../../tools/index.js';
 import { createDemoApp, demoActors } from '../index.js';
+import { demoCatalogue } from '../router/index.js';
 import { createDemoHostTools, demoToolSettings } from './index.js';
 
 const { alice, bob, anonymous } = demoActors;
@@ -116,5 +117,20 @@ describe('the demo host tools', () => {
     const held = await call('mutate', { mutation: 'createTask', input: { title: 'Via mutate', project: '1' } });
     expect(isConfirmationRequired(held)).toBe(true);
     expect(code(await call('mutate', { mutation: 'deleteTask', input: { id: '1' } }))).toBe('not_allowed');
+  });
+});
+
+describe('the demo host tools and the router catalogue', () => {
+  it('agree on every tool name, effect, parameter and required parameter', () => {
+    const definitions = new Map(dispatcher.definitions().map((definition) => [definition.name, definition]));
+    for (const entry of demoCatalogue) {
+      const definition = definitions.get(entry.name);
+      expect(definition, entry.name).toBeDefined();
+      const parameters = definition!.parameters as { properties: Record<string, unknown>; required?: string[] };
+      const expected = entry.parameters as { properties: Record<string, unknown>; required?: string[] };
+      expect(Object.keys(parameters.properties).sort(), entry.name).toEqual(Object.keys(expected.properties).sort());
+      expect([...(parameters.required ?? [])].sort(), entry.name).toEqual([...(expected.required ?? [])].sort());
+      expect(dispatcher.tool(entry.name)?.effect, entry.name).toBe(entry.effect);
+    }
   });
 });
