@@ -1,6 +1,8 @@
 import type { ProviderEvent } from './protocol.js';
 
 interface PendingCall {
+  readonly index: number;
+  readonly order: number;
   id: string | undefined;
   name: string;
   arguments: string;
@@ -12,7 +14,9 @@ interface PendingCall {
  * the provider's own, else one from `newId`.
  */
 export class ToolCallAssembler {
-  readonly #calls = new Map<number, PendingCall>();
+  /** The call each provider index currently feeds. */
+  readonly #byIndex = new Map<number, PendingCall>();
+  readonly #calls: PendingCall[] = [];
   readonly #newId: () => string;
 
   constructor(newId: () => string) {
@@ -20,15 +24,18 @@ export class ToolCallAssembler {
   }
 
   get size(): number {
-    return this.#calls.size;
+    return this.#calls.length;
   }
 
   /** Adds a fragment for call `index`. Any part may be missing in any fragment. */
   add(index: number, id: string | undefined, name: string | undefined, argumentsText: string | undefined): void {
-    let call = this.#calls.get(index);
-    if (call === undefined) {
-      call = { id: undefined, name: '', arguments: '' };
-      this.#calls.set(index, call);
+    let call = this.#byIndex.get(index);
+    // A fragment with a new id at an index already in use starts another call: some compatible
+    // servers number every call 0.
+    if (call === undefined || (id !== undefined && id !== '' && call.id !== undefined && call.id !== id)) {
+      call = { index, order: this.#calls.length, id: undefined, name: '', arguments: '' };
+      this.#byIndex.set(index, call);
+      this.#calls.push(call);
     }
     if (id !== undefined && id !== '' && call.id === undefined) call.id = id;
     if (name !== undefined && name !== '') call.name = call.name === '' ? name : call.name;
@@ -37,13 +44,13 @@ export class ToolCallAssembler {
 
   /** Pushes every collected call onto `out` as `tool_call` events and forgets them. */
   flush(out: ProviderEvent[]): void {
-    if (this.#calls.size === 0) return;
-    const indexes = [...this.#calls.keys()].sort((a, b) => a - b);
-    for (const index of indexes) {
-      const call = this.#calls.get(index);
-      if (call === undefined) continue;
+    if (this.#calls.length === 0) return;
+    // Provider index order, then arrival order (for calls that shared an index).
+    const ordered = [...this.#calls].sort((a, b) => a.index - b.index || a.order - b.order);
+    for (const call of ordered) {
       out.push({ type: 'tool_call', id: call.id ?? this.#newId(), name: call.name, arguments: call.arguments.trim() === '' ? '{}' : call.arguments });
     }
-    this.#calls.clear();
+    this.#calls.length = 0;
+    this.#byIndex.clear();
   }
 }

@@ -1,10 +1,9 @@
 import { createParser } from 'eventsource-parser';
-import { PlumbError } from '../../core/index.js';
-import { streamCut } from '../provider-error.js';
+import { badResponse, streamCut } from '../provider-error.js';
 
 /** One record from a streamed body: an SSE event (`event` may be undefined) or an NDJSON line. */
 export interface WireRecord {
-  readonly event: string | undefined;
+  readonly event?: string | undefined;
   readonly data: string;
 }
 
@@ -14,15 +13,21 @@ export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 /** Splits SSE text into records with `eventsource-parser`; `feed` returns what completed. */
 export class SseSplitter {
   #pending: WireRecord[] = [];
+  #overflow = false;
   readonly #parser = createParser({
     onEvent: (message) => {
-      this.#pending.push({ event: message.event, data: message.data });
+      this.#pending.push(message);
+    },
+    onError: (error) => {
+      // Unknown fields and bad retry values are ignorable; only an oversized event is fatal.
+      if (error.type === 'max-buffer-size-exceeded') this.#overflow = true;
     },
     maxBufferSize: MAX_RECORD_CHARS,
   });
 
   feed(text: string): WireRecord[] {
     this.#parser.feed(text);
+    if (this.#overflow) throw badResponse('SSE', 'an event larger than 8 MiB');
     return this.#drain();
   }
 
@@ -48,7 +53,7 @@ export class NdjsonSplitter {
   feed(text: string): WireRecord[] {
     this.#buffer += text;
     if (this.#buffer.indexOf('\n') === -1) {
-      if (this.#buffer.length > MAX_RECORD_CHARS) throw new PlumbError('provider_bad_response', 'An NDJSON line exceeds 8 MiB.');
+      if (this.#buffer.length > MAX_RECORD_CHARS) throw badResponse('NDJSON', 'a line larger than 8 MiB');
       return EMPTY;
     }
     const lines = this.#buffer.split('\n');
