@@ -40,6 +40,8 @@ describe('HTTP failure classification', () => {
     });
     expect(error.details).toMatchObject({ provider: 'anthropic', status: 401, requestId: 'req_123', providerMessage: 'invalid x-api-key' });
     expect(error.message).not.toContain('invalid x-api-key');
+    expect(JSON.stringify(error)).not.toContain('invalid x-api-key');
+    expect(error.toJSON()).toEqual({ code: 'provider_auth', message: error.message, details: { provider: 'anthropic', retryable: false, status: 401, requestId: 'req_123' } });
   });
 
   it('honours x-should-retry: false over the status', () => {

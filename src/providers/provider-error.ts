@@ -1,4 +1,5 @@
 import { PlumbError } from '../core/index.js';
+import type { PlumbErrorJSON } from '../core/index.js';
 
 /** The failure kinds the engine's retry policy distinguishes. */
 export type ProviderFailureCode =
@@ -68,6 +69,18 @@ export class ProviderError extends PlumbError {
     this.requestId = options.requestId;
     this.providerMessage = options.providerMessage;
     this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /**
+   * The wire shape leaves out the provider's own words and the failed body (untrusted, possibly
+   * private); they stay on `details` for the error hook and logs.
+   */
+  override toJSON(): PlumbErrorJSON {
+    const safe: Record<string, unknown> = { provider: this.provider, retryable: this.retryable };
+    if (this.status !== undefined) safe.status = this.status;
+    if (this.requestId !== undefined) safe.requestId = this.requestId;
+    if (this.retryAfterSeconds !== undefined) safe.retryAfterSeconds = this.retryAfterSeconds;
+    return { code: this.code, message: this.message, details: safe };
   }
 }
 
