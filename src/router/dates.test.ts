@@ -49,6 +49,14 @@ const TABLE: readonly (readonly [string, 'en' | 'pt-BR', string, string, string]
   ['hoje de manhã', 'pt-BR', MONDAY, '2026-10-19T06:00:00+01:00', '2026-10-19T12:00:00+01:00'],
   ['sexta à noite', 'pt-BR', MONDAY, '2026-10-23T18:00:00+01:00', '2026-10-24T00:00:00+01:00'],
   ['22 de outubro', 'pt-BR', MONDAY, '2026-10-22T00:00:00+01:00', '2026-10-23T00:00:00+01:00'],
+  ['dia 12', 'pt-BR', MONDAY, '2026-11-12T00:00:00+01:00', '2026-11-13T00:00:00+01:00'],
+  ['sexta-feira 13', 'pt-BR', MONDAY, '2026-11-13T00:00:00+01:00', '2026-11-14T00:00:00+01:00'],
+  ['em 2 semanas', 'pt-BR', MONDAY, '2026-11-02T00:00:00+01:00', '2026-11-03T00:00:00+01:00'],
+  ['dois meses atrás', 'pt-BR', MONTH_END, '2026-08-31T00:00:00-03:00', '2026-09-01T00:00:00-03:00'],
+  ['amanhã ao meio-dia', 'pt-BR', MONDAY, '2026-10-20T12:00:00+01:00', '2026-10-20T13:00:00+01:00'],
+  ['amanhã às seis e meia da tarde', 'pt-BR', MONDAY, '2026-10-20T18:30:00+01:00', '2026-10-20T19:30:00+01:00'],
+  ['in 2 weeks', 'en', MONDAY, '2026-11-02T00:00:00+01:00', '2026-11-03T00:00:00+01:00'],
+  ['tomorrow at noon', 'en', MONDAY, '2026-10-20T12:00:00+01:00', '2026-10-20T13:00:00+01:00'],
 ];
 
 describe('the date table', () => {
@@ -68,6 +76,12 @@ describe('the date table', () => {
       expect(found?.start?.endsWith(offset)).toBe(true);
       expect(found?.end?.endsWith(offset)).toBe(true);
     }
+  });
+
+  it('reads no time in a list of numbers', () => {
+    expect(readDates('mostre os pedidos 5 e 45 e adicione a 2', { now: MONDAY, language: 'pt-BR' })).toEqual([]);
+    const plan = demoRouter().plan('mostre os pedidos 5 e 45', { language: 'pt-BR', context: { now: MONDAY } });
+    expect(plan.steps.map((s) => s.selection.arguments['order_id'])).toEqual(['5', '45']);
   });
 
   it('leaves the period open where there is no clock', () => {

@@ -25,7 +25,9 @@ export interface DateGrammar {
   readonly day: RegExp;
   readonly weekday: RegExp;
   readonly span: RegExp;
-  readonly relative: readonly { readonly pattern: RegExp; readonly sign: 1 | -1 }[];
+  readonly relative: readonly { readonly pattern: RegExp; readonly sign: 1 | -1; readonly unit: 'day' | 'week' | 'month' }[];
+  /** pt `dia 12`: that day of this month, or of the next where it is past. */
+  readonly dayOfMonth: RegExp | null;
   readonly part: RegExp;
   readonly time: readonly RegExp[];
   readonly dayKeys: ReadonlyMap<string, string>;
@@ -41,6 +43,20 @@ const DAY_SHIFT: Readonly<Record<string, number>> = { today: 0, tomorrow: 1, yes
 const MONTH_WORDS = {
   en: 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec',
   'pt-BR': 'janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez',
+};
+
+const PT_HOUR_WORDS = 'uma|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze';
+const PT_MINUTE_WORDS = 'meia|quinze|trinta|quarenta e cinco|dez|vinte|cinco|vinte e cinco|trinta e cinco|quarenta|cinquenta';
+const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+  uma: 1, um: 1, duas: 2, dois: 2, tres: 3, quatro: 4, cinco: 5, seis: 6, sete: 7, oito: 8, nove: 9, dez: 10, onze: 11, doze: 12,
+  quinze: 15, vinte: 20, trinta: 30, quarenta: 40, cinquenta: 50, meia: 30, 'vinte e cinco': 25, 'trinta e cinco': 35, 'quarenta e cinco': 45,
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, a: 1, an: 1,
+};
+const wordNumber = (text: string | undefined): number | null => {
+  if (text === undefined) return null;
+  const clean = text.replace(/\s+/g, ' ');
+  if (/^\d+$/.test(clean)) return Number(clean);
+  return SMALL_NUMBERS[clean] ?? null;
 };
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
@@ -66,28 +82,34 @@ export function compileDateGrammar(language: Language, words: LanguageWords): Da
   const modifier = alt([...(spans['this'] ?? []), ...(spans['next'] ?? []), ...(spans['last'] ?? [])].sort((a, b) => b.length - a.length));
   const unit = alt([...(spans['week'] ?? []), ...(spans['month'] ?? []), ...(spans['day'] ?? [])]);
   const weekdayAlt = alt([...weekdayKeys.keys()].sort((a, b) => b.length - a.length));
-  const relative = [
-    ...(spans['in_days'] ?? []).map((phrase) => ({ pattern: bounded(escape(phrase).replace('\\{n\\}', '(\\d{1,3})')), sign: 1 as const })),
-    ...(spans['ago_days'] ?? []).map((phrase) => ({ pattern: bounded(escape(phrase).replace('\\{n\\}', '(\\d{1,3})')), sign: -1 as const })),
-  ];
+  const number = `(\\d{1,3}|${Object.keys(SMALL_NUMBERS).join('|')})`;
+  const relative: { pattern: RegExp; sign: 1 | -1; unit: 'day' | 'week' | 'month' }[] = [];
+  for (const [key, sign, unit] of [['in_days', 1, 'day'], ['ago_days', -1, 'day'], ['in_weeks', 1, 'week'], ['ago_weeks', -1, 'week'], ['in_months', 1, 'month'], ['ago_months', -1, 'month']] as const) {
+    for (const phrase of spans[key] ?? []) relative.push({ pattern: bounded(escape(phrase).replace('\\{n\\}', number)), sign, unit });
+  }
+  // Times: named groups h (hour: digits or a word), m (minutes), mk (am/pm or a day part that sets the half of the day).
   const time =
     language === 'en'
       ? [
-          /(?<![a-z0-9:.])(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z0-9])/g,
-          /(?<![a-z0-9:.])(?:at\s+)?([01]?\d|2[0-3]):([0-5]\d)(?![0-9:])/g,
-          /(?<![a-z0-9:.])at\s+(\d{1,2})\s+o'?clock(?![a-z0-9])/g,
+          /(?<![a-z0-9:.])(?:at\s+)?(?<h>\d{1,2})(?::(?<m>\d{2}))?\s*(?<mk>am|pm|a\.m\.|p\.m\.)(?![a-z0-9])/g,
+          /(?<![a-z0-9:.])(?:at\s+)?(?<h>[01]?\d|2[0-3]):(?<m>[0-5]\d)(?![0-9:])/g,
+          /(?<![a-z0-9:.])at\s+(?<h>\d{1,2})\s+o'?clock(?![a-z0-9])/g,
+          /(?<![a-z0-9])(?:at\s+)?(?<h>noon|midday|midnight)(?![a-z0-9])/g,
         ]
       : [
-          /(?<![a-z0-9:.])(?:(?:as|a|ate)\s+)?([01]?\d|2[0-3])\s?h(?:([0-5]\d)(?:min)?)?(?![a-z0-9])/g,
-          /(?<![a-z0-9:.])(?:(?:as|a|ate)\s+)?([01]?\d|2[0-3]):([0-5]\d)(?![0-9:])/g,
-          /(?<![a-z0-9:.])(?:as|a)\s+(\d{1,2})(?:\s+horas)?(?:\s+(da manha|da tarde|da noite))?(?![a-z0-9])/g,
+          /(?<![a-z0-9:.])(?:(?:as|a|ate)\s+)?(?<h>[01]?\d|2[0-3])\s?h(?:(?<m>[0-5]\d)(?:min)?)?(?![a-z0-9])/g,
+          /(?<![a-z0-9:.])(?:(?:as|a|ate)\s+)?(?<h>[01]?\d|2[0-3]):(?<m>[0-5]\d)(?![0-9:])/g,
+          /(?<![a-z0-9:.])(?:as\s+)?(?<h>\d{1,2})(?::(?<m>\d{2}))?\s*(?<mk>am|pm)(?![a-z0-9])/g,
+          new RegExp(`(?<![a-z0-9:.])(?:as\\s+(?<h>\\d{1,2}|${PT_HOUR_WORDS})|(?<h2>\\d{1,2}|${PT_HOUR_WORDS})\\s+horas|(?<h3>${PT_HOUR_WORDS})\\s+e\\s+(?<mw>${PT_MINUTE_WORDS}))(?:\\s+horas)?(?:\\s+e\\s+(?<mw2>${PT_MINUTE_WORDS}))?(?:\\s+(?<mk>da manha|da tarde|da noite|am|pm))?(?![a-z0-9])`, 'g'),
+          /(?<![a-z0-9])(?:ao\s+|as\s+|a\s+)?(?<h>meio[\s-]dia|meia[\s-]noite)(?![a-z0-9])/g,
         ];
   return {
     language,
     day: bounded(alt([...dayKeys.keys()])),
-    weekday: new RegExp(`(?<![a-z0-9])(?:(${modifier})\\s+)?(${weekdayAlt})(?:(?:\\s*-\\s*|\\s+)feira)?(?:\\s+(${modifier}))?(?![a-z0-9])`, 'g'),
+    weekday: new RegExp(`(?<![a-z0-9])(?:(${modifier})\\s+)?(${weekdayAlt})(?:(?:\\s*-\\s*|\\s+)feira)?(?:\\s+(${modifier}))?(?:,?\\s+(?:dia\\s+)?(\\d{1,2})(?![0-9/:.,h]|\\s*(?:am|pm|horas)))?(?![a-z0-9])`, 'g'),
     span: new RegExp(`(?<![a-z0-9])(?:(${modifier})\\s+(${unit})|(${unit})\\s+(${modifier}))(?![a-z0-9])`, 'g'),
     relative,
+    dayOfMonth: language === 'pt-BR' ? /(?<![a-z0-9])(?:no\s+)?dia\s+(\d{1,2})(?![0-9/:.,h])/g : null,
     part: bounded(alt([...partKeys.keys()])),
     time,
     dayKeys,
@@ -103,6 +125,13 @@ export function compileDateGrammar(language: Language, words: LanguageWords): Da
  * day words, weekdays, spans, day parts and times, joined where they are written together
  * ("tomorrow at 3pm", "quinta à tarde"), then explicit dates found by chrono.
  */
+function shiftMonths(local: number, months: number): number {
+  const date = new Date(local);
+  const target = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1);
+  const last = new Date(Date.UTC(new Date(target).getUTCFullYear(), new Date(target).getUTCMonth() + 1, 0)).getUTCDate();
+  return Date.UTC(new Date(target).getUTCFullYear(), new Date(target).getUTCMonth(), Math.min(date.getUTCDate(), last));
+}
+
 export function findDates(folded: string, grammar: DateGrammar, clock: HostClock | null): DateMention[] {
   const today = clock === null ? 0 : startOfDay(clock.local);
   const pieces: Piece[] = [];
@@ -115,9 +144,21 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   };
   const spanOf = (key: string | undefined): string | undefined => (key === undefined ? undefined : grammar.spanKeys.get(key.replace(/\s+/g, ' ')));
 
-  for (const { pattern, sign } of grammar.relative) {
+  for (const { pattern, sign, unit } of grammar.relative) {
     for (const m of folded.matchAll(pattern)) {
-      const from = today + sign * Number(m[1]) * DAY;
+      const n = wordNumber(m[1]);
+      if (n === null) continue;
+      const from = unit === 'month' ? shiftMonths(today, sign * n) : today + sign * n * (unit === 'week' ? 7 : 1) * DAY;
+      add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
+    }
+  }
+  if (grammar.dayOfMonth !== null) {
+    for (const m of folded.matchAll(grammar.dayOfMonth)) {
+      const day = Number(m[1]);
+      if (day < 1 || day > 31) continue;
+      const date = new Date(today);
+      let from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), day);
+      if (from < today) from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, day);
       add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
     }
   }
@@ -151,6 +192,19 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
     const target = grammar.weekdayKeys.get(m[2] ?? '') ?? 0;
     const mod = spanOf(m[1] ?? m[3]);
     const current = isoWeekday(today);
+    if (m[4] !== undefined) {
+      // "sexta-feira 13": the nearest day numbered so that falls on that weekday, looking forward a year.
+      const dayNumber = Number(m[4]);
+      const date = new Date(today);
+      for (let k = 0; k < 13; k++) {
+        const candidate = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + k, dayNumber);
+        if (new Date(candidate).getUTCDate() === dayNumber && candidate >= today - 31 * DAY && isoWeekday(candidate) === target) {
+          add({ kind: 'day', start: m.index, end: m.index + m[0].length, from: candidate, to: candidate + DAY, grain: 'day' });
+          break;
+        }
+      }
+      continue;
+    }
     let delta = (target - current + 7) % 7;
     if (mod === 'next') delta = delta === 0 ? 7 : delta;
     if (mod === 'last') delta = -((current - target + 7) % 7 || 7);
@@ -160,9 +214,12 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   if (grammar.months.test(folded)) for (const piece of chronoDates(folded, grammar, clock)) add(piece);
   for (const pattern of grammar.time) {
     for (const m of folded.matchAll(pattern)) {
-      let hour = Number(m[1]);
-      const minute = m[2] !== undefined && /^\d+$/.test(m[2]) ? Number(m[2]) : 0;
-      const marker = (m[3] ?? (m[2] !== undefined && !/^\d+$/.test(m[2]) ? m[2] : '')) || '';
+      const g = m.groups ?? {};
+      const hourText = (g['h'] ?? g['h2'] ?? g['h3'] ?? '').replace(/[\s-]+/g, ' ');
+      let hour = hourText === 'meio dia' || hourText === 'noon' || hourText === 'midday' ? 12 : hourText === 'meia noite' || hourText === 'midnight' ? 0 : wordNumber(hourText);
+      if (hour === null) continue;
+      const minute = g['m'] !== undefined ? Number(g['m']) : (wordNumber(g['mw'] ?? g['mw2']) ?? 0);
+      const marker = g['mk'] ?? '';
       if (/^p/.test(marker) || marker === 'da tarde' || marker === 'da noite') hour = hour < 12 ? hour + 12 : hour;
       if (/^a/.test(marker) && hour === 12) hour = 0;
       if (hour > 23 || minute > 59) continue;

@@ -20,7 +20,7 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       maximum: ['maximum', 'highest', 'largest', 'biggest', 'most expensive'],
       difference: ['difference', 'how much more', 'how much less'],
       ratio: ['ratio'],
-      percentage: ['percentage', 'percent', 'share of'],
+      percentage: ['percentage', 'percent'],
     },
     dates: {
       weekdays: {
@@ -34,7 +34,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       day_parts: { morning: ['morning'], afternoon: ['afternoon'], evening: ['evening', 'tonight', 'night'] },
       spans: {
         this: ['this', 'current'], next: ['next', 'coming'], last: ['last', 'previous', 'past'],
-        week: ['week'], month: ['month'], day: ['day'], in_days: ['in {n} days'], ago_days: ['{n} days ago'],
+        week: ['week'], month: ['month'], day: ['day'], in_days: ['in {n} days', 'in {n} day'], ago_days: ['{n} days ago', '{n} day ago'],
+        in_weeks: ['in {n} weeks', 'in {n} week'], ago_weeks: ['{n} weeks ago', '{n} week ago'], in_months: ['in {n} months', 'in {n} month'], ago_months: ['{n} months ago', '{n} month ago'],
       },
       availability: ['am i free', 'am i available', 'am i busy', 'do i have anything', 'is my calendar free', 'free on', 'free at', 'free this', 'free next', 'free tomorrow', 'free today', 'available on', 'available at'],
     },
@@ -81,7 +82,9 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       day_parts: { morning: ['de manha', 'pela manha', 'manha'], afternoon: ['a tarde', 'de tarde', 'pela tarde', 'tarde'], evening: ['a noite', 'de noite', 'noite'] },
       spans: {
         this: ['esta', 'este', 'nesta', 'neste', 'essa', 'esse', 'nessa', 'nesse'], next: ['proxima', 'proximo', 'que vem'], last: ['passada', 'passado', 'ultima', 'ultimo', 'anterior'],
-        week: ['semana'], month: ['mes'], day: ['dia'], in_days: ['daqui a {n} dias', 'em {n} dias', 'dentro de {n} dias'], ago_days: ['ha {n} dias', '{n} dias atras'],
+        week: ['semana'], month: ['mes'], day: ['dia'], in_days: ['daqui a {n} dias', 'em {n} dias', 'dentro de {n} dias', 'daqui a {n} dia', '{n} dias depois de hoje'], ago_days: ['ha {n} dias', '{n} dias atras', '{n} dias antes de hoje'],
+        in_weeks: ['daqui a {n} semanas', 'em {n} semanas', 'daqui a {n} semana', 'em {n} semana'], ago_weeks: ['ha {n} semanas', '{n} semanas atras', '{n} semanas antes de hoje'],
+        in_months: ['daqui a {n} meses', 'em {n} meses', 'daqui a {n} mes'], ago_months: ['ha {n} meses', '{n} meses atras', '{n} mes atras'],
       },
       availability: ['estou livre', 'to livre', 'tou livre', 'estou disponivel', 'estou ocupado', 'tenho algo', 'tenho alguma coisa', 'livre na', 'livre no', 'livre hoje', 'livre amanha', 'livre nesta', 'livre neste'],
     },

@@ -130,6 +130,12 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     pushToolSteps(core, lang, drafts, tool, filled, cText, decidedBy, clauseIndex > 0 && lang.it.test(cFolded));
   }
 
+  // A calculation the chosen tool itself names (`get_average_score`, "média" in its description's name) is the tool's, not the host's.
+  const ownOps = computeOps.filter((op) => {
+    const words = op.phrase.split(' ');
+    return !drafts.some((d) => d.tool !== null && (core.catalogue.tools.get(d.tool)?.nameWords ?? []).some((w) => words.includes(w) || (w.length >= 3 && words.some((x) => x.startsWith(w)))));
+  });
+  computeOps.splice(0, computeOps.length, ...ownOps);
   if (computeOps.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask')) {
     const typed = computeWords(turn, folded, lang, computeOps);
     if (!core.rulebook.compute) {
