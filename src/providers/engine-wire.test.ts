@@ -86,8 +86,9 @@ describe.each(WIRE_FIXTURES)('the engine over the $name wire format', (fixture) 
   });
 
   it('retries a slow first byte as provider_timeout', async () => {
-    server.reply({ ...fixture.text(['late'], [1, 1]), firstByteDelayMs: 3_000 }, fixture.text(['On time.'], [1, 1]));
-    start({ timeoutSeconds: 0.2 }, 0.2);
+    server.reply({ ...fixture.text(['late'], [1, 1]), firstByteDelayMs: 10_000 }, fixture.text(['On time.'], [1, 1]));
+    // One second is far below the slow reply and far above a loopback answer on a busy machine.
+    start({ timeoutSeconds: 1 }, 1);
     const result = await ask('hello');
     expect(result.events.filter((event) => event.type === 'retry')).toEqual([expect.objectContaining({ code: 'provider_timeout' })]);
     expect(result.answer).toBe('On time.');
