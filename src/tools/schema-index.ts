@@ -88,15 +88,16 @@ function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
   hash.update('[');
   entries.forEach((entry, i) => {
     if (i > 0) hash.update(',');
-    hash.update(
-      JSON.stringify({
-        description: entry.description,
-        fields: entry.fields.map((field) => ({ name: field.name, type: field.type })),
-        filters: entry.filters,
-        manager: entry.manager,
-        relations: entry.relations.map((relation) => ({ cardinality: relation.cardinality, name: relation.name, target: relation.target })),
-      }),
-    );
+    const q = JSON.stringify;
+    let text = `{"description":${q(entry.description)},"fields":[`;
+    entry.fields.forEach((field, k) => {
+      text += `${k > 0 ? ',' : ''}{"name":${q(field.name)},"type":${q(field.type)}}`;
+    });
+    text += `],"filters":${q(entry.filters)},"manager":${q(entry.manager)},"relations":[`;
+    entry.relations.forEach((relation, k) => {
+      text += `${k > 0 ? ',' : ''}{"cardinality":${q(relation.cardinality)},"name":${q(relation.name)},"target":${q(relation.target)}}`;
+    });
+    hash.update(`${text}]}`);
   });
   hash.update(']');
   return hash.digest('hex');
