@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CliIo } from './program.js';
 import { registerGraphqlCommand } from './commands/graphql.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerCheckCommand } from './commands/check.js';
+import { registerCleanupCommand } from './commands/cleanup.js';
 import { registerRouteCommand } from './commands/route.js';
 import { registerToolCommand } from './commands/tool.js';
 import { registerAskCommand } from './commands/ask.js';
@@ -10,6 +12,8 @@ import { registerAskCommand } from './commands/ask.js';
 export function registerCommands(program: Command, io: CliIo): void {
   registerGraphqlCommand(program, io);
   registerServeCommand(program, io);
+  registerCheckCommand(program, io);
+  registerCleanupCommand(program, io);
   registerRouteCommand(program, io);
   registerToolCommand(program, io);
   registerAskCommand(program, io);

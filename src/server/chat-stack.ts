@@ -4,7 +4,7 @@ import type { App } from '../data/index.js';
 import { createEngine } from '../engine/index.js';
 import type { Engine, EngineHooks } from '../engine/index.js';
 import { createProvider } from '../providers/index.js';
-import type { Provider } from '../providers/index.js';
+import type { Provider, ProviderConfig } from '../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { createChatTools } from '../tools/index.js';
@@ -34,7 +34,7 @@ export async function createChatStack(options: {
   const { app, config } = options;
   const cwd = options.cwd ?? process.cwd();
   const provider =
-    options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Record<string, never>), provider: config.provider, cwd }));
+    options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd }));
   let store: Store;
   if (config.database === ':memory:') store = createMemoryStore();
   else {

@@ -28,7 +28,6 @@ export const serverErrorCodes = {
   invalid_allow_list: 'plumb check: allowedMutations or confirmMutations names a mutation the app does not generate or allow.',
   provider_dependency_missing: 'plumb check: the configured provider needs a package that is not installed.',
   provider_load_failed: 'plumb check: the configured provider could not be created or reports a configuration problem.',
-  store_unsupported: 'plumb cleanup: the configured store cannot list or delete old threads and confirmations.',
 } as const satisfies ErrorCatalogue;
 
 export type ServerErrorCode = keyof typeof serverErrorCodes;

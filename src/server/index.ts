@@ -23,3 +23,7 @@ export { createAudit, redact, truncateForAudit, redactedValue } from './audit.js
 export type { Audit, AuditOptions } from './audit.js';
 export { closeCodes } from './chat-socket.js';
 export type { LoginDirectory, ConsoleInfo } from './console-routes.js';
+export { checkConfiguration } from './check.js';
+export type { CheckProblem } from './check.js';
+export { cleanupStore } from './cleanup.js';
+export type { CleanupReport } from './cleanup.js';

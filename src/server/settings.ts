@@ -53,7 +53,7 @@ export const auditSchema = z
 
 /** `/chat`, `chat/`, `//chat//` all become `/chat/`; empty or `/` stays `/`. */
 export function normalizeUrl(url: string): string {
-  const trimmed = url.replace(/^\/+|\/+$/g, '');
+  const trimmed = url.replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '');
   return trimmed === '' ? '/' : `/${trimmed}/`;
 }
 
