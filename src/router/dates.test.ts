@@ -56,6 +56,8 @@ const TABLE: readonly (readonly [string, 'en' | 'pt-BR', string, string, string]
   ['amanhã ao meio-dia', 'pt-BR', MONDAY, '2026-10-20T12:00:00+01:00', '2026-10-20T13:00:00+01:00'],
   ['amanhã às seis e meia da tarde', 'pt-BR', MONDAY, '2026-10-20T18:30:00+01:00', '2026-10-20T19:30:00+01:00'],
   ['in 2 weeks', 'en', MONDAY, '2026-11-02T00:00:00+01:00', '2026-11-03T00:00:00+01:00'],
+  ['from Monday to Friday', 'en', MONDAY, '2026-10-19T00:00:00+01:00', '2026-10-24T00:00:00+01:00'],
+  ['de ontem até amanhã', 'pt-BR', MONDAY, '2026-10-18T00:00:00+01:00', '2026-10-21T00:00:00+01:00'],
   ['tomorrow at noon', 'en', MONDAY, '2026-10-20T12:00:00+01:00', '2026-10-20T13:00:00+01:00'],
 ];
 

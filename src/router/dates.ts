@@ -11,7 +11,7 @@ export interface DateMention {
   /** Start and end of the period (end exclusive), local milliseconds; null where no clock was given. */
   readonly from: number | null;
   readonly to: number | null;
-  readonly grain: 'day' | 'part' | 'time' | 'week' | 'month';
+  readonly grain: 'day' | 'part' | 'time' | 'week' | 'month' | 'range';
 }
 
 type Piece =
@@ -232,10 +232,37 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   }
 
   pieces.sort((a, b) => a.start - b.start);
-  return combine(folded, pieces, today, clock !== null);
+  return ranges(folded, combine(folded, pieces, today, clock !== null));
 }
 
 const JOINERS = /^[\s,]*(?:at|on|in the|in|the|of|de|do|da|as|a|na|no|pela|pelo|em|,)?[\s,]*$/;
+
+const RANGE_GAP = /^\s*(?:ate|a|e|to|until|till|through|and|-|–)\s*(?:o|a|as|the)?\s*$/;
+const RANGE_OPEN = /(?:^|\s)(?:de|do|da|desde|entre|from|between)\s*(?:o|a|the)?\s*$/;
+
+/** "de ontem até hoje", "entre 1 de dezembro e 4 de fevereiro", "from Monday to Friday": one period, first start to last end. */
+function ranges(folded: string, mentions: readonly DateMention[]): DateMention[] {
+  const out: DateMention[] = [];
+  for (let i = 0; i < mentions.length; i++) {
+    const first = mentions[i] as DateMention;
+    const second = mentions[i + 1];
+    const gap = second === undefined ? '' : folded.slice(first.end, second.start);
+    const before = folded.slice(Math.max(0, first.start - 12), first.start);
+    const open = RANGE_OPEN.exec(before);
+    if (second !== undefined && (RANGE_GAP.test(gap) && (open !== null || /^\s*[-–]\s*$/.test(gap)))) {
+      const start = open === null ? first.start : first.start - open[0].trimStart().length;
+      const to = second.to;
+      const from = first.from;
+      if (from === null || to === null || to > from) {
+        out.push({ start, end: second.end, from, to, grain: 'range' });
+        i++;
+        continue;
+      }
+    }
+    out.push(first);
+  }
+  return out;
+}
 
 function combine(folded: string, pieces: readonly Piece[], today: number, resolved: boolean): DateMention[] {
   const mentions: DateMention[] = [];

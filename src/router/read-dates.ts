@@ -13,7 +13,7 @@ export interface ReadDate {
   readonly text: string;
   readonly start: string | null;
   readonly end: string | null;
-  readonly grain: 'day' | 'part' | 'time' | 'week' | 'month';
+  readonly grain: 'day' | 'part' | 'time' | 'week' | 'month' | 'range';
 }
 
 /** Reads the date phrases of `text` against `now` (RFC 3339 with offset); with no `now`, periods are null. */
