@@ -6,6 +6,7 @@ import type { Actor } from '../../core/index.js';
 import { defineApp } from '../app.js';
 import type { App, AppOptions } from '../app.js';
 import { defineManager } from '../define-manager.js';
+import type { Database } from '../database.js';
 import type { ManagerSpec } from '../definition-types.js';
 import { sqlite } from '../sqlite-database.js';
 
@@ -130,10 +131,13 @@ export interface ShopHandle {
 }
 
 /** A seeded shop app in a fresh SQLite file under a temp dir; `statements` records every SQL statement. */
-export async function openShop(options: Partial<Pick<AppOptions, 'settings'>> & { readonly seed?: boolean } = {}): Promise<ShopHandle> {
+export async function openShop(
+  options: Partial<Pick<AppOptions, 'settings'>> & { readonly seed?: boolean; readonly database?: (dir: string) => Database | Promise<Database> } = {},
+): Promise<ShopHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'plumb-data-'));
   const statements: string[] = [];
-  const app = defineApp({ managers: shopManagers, database: sqlite({ path: join(dir, 'shop.db') }), settings: options.settings, onQuery: (text) => statements.push(text) });
+  const database = options.database === undefined ? sqlite({ path: join(dir, 'shop.db') }) : await options.database(dir);
+  const app = defineApp({ managers: shopManagers, database, settings: options.settings, onQuery: (text) => statements.push(text) });
   await app.ready();
   if (options.seed !== false) await seedShop(app);
   return {
