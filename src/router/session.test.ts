@@ -234,6 +234,19 @@ describe('the tool check', () => {
     expect(chat.state().history.filter((e) => e.kind === 'ran').map((e) => e.outcome)).toEqual(['failed', 'outcome_unknown', 'compensated']);
   });
 
+  it('refuses to make again a write whose outcome is unknown, until the host records what happened', () => {
+    const chat = demoRouter().session();
+    const plan = chat.read('charge order 4411 40.00');
+    const first = chat.checkToolCall({ tool: 'charge_card', arguments: { order_id: '4411', amount: '40.00' }, token: chat.confirm(plan) });
+    chat.ran(first, 'outcome_unknown');
+    const again = chat.read('charge order 4411 40.00');
+    const second = chat.checkToolCall({ tool: 'charge_card', arguments: { order_id: '4411', amount: '40.00' }, token: chat.confirm(again) });
+    expect(second.code).toBe('outcome_unknown');
+    chat.ran(first, 'failed');
+    const third = chat.read('charge order 4411 40.00');
+    expect(chat.checkToolCall({ tool: 'charge_card', arguments: { order_id: '4411', amount: '40.00' }, token: chat.confirm(third) }).allowed).toBe(true);
+  });
+
   it('confirms only a run plan with a write', () => {
     const chat = demoRouter().session();
     expect(() => chat.confirm(chat.read('show me order 4411'))).toThrow(expect.objectContaining({ code: 'router_plan_mismatch' }));

@@ -41,7 +41,8 @@ export type CheckCode =
   | 'confirmation_used'
   | 'destination'
   | 'history_edited'
-  | 'history_full';
+  | 'history_full'
+  | 'outcome_unknown';
 
 export interface ToolCheck {
   readonly checkId: string;
@@ -282,6 +283,11 @@ class RouterSession implements Session {
     }
     if (this.#state.history.some((e) => e.kind === 'check' && e.allowed && e.tokenId === token.tokenId)) {
       return refuse('confirmation_used', 'This confirmation was already used: each covers one call, once.');
+    }
+    // An identical write whose outcome is unknown is never made again on its own: the host finds out first.
+    const same = this.#state.history.filter((e) => e.kind === 'ran' && e.tool === tool && sameArguments(e.arguments, args));
+    if (same.at(-1)?.outcome === 'outcome_unknown') {
+      return refuse('outcome_unknown', `The last ${tool} with these arguments has an unknown outcome: find out whether it happened (then record it with ran(check, 'ran' | 'failed' | 'compensated')) before making it again.`);
     }
     return { ...base, allowed: true, code: 'allowed', reason: `confirmed ${info.effect}` };
   }
