@@ -287,10 +287,10 @@ class PlumbEngine implements Engine {
       return;
     }
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });
-    const turn = await this.#store.updateTurn(begun.turn.id, { status: 'running' }, ['accepted']);
-    if (turn === undefined) return;
-    const items = [...(await this.#store.listItems(thread.id))];
-    await this.#run(new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters }), () => Promise.resolve());
+    // The turn stays `accepted` until its first step commits as `running` (one transaction fewer);
+    // a new thread's journal is just the user item, so it need not be read back.
+    const items = begun.userItem.ordinal === 1 ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
+    await this.#run(new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters }), () => Promise.resolve());
   }
 
   /** Registers the run as the thread's active one, runs `before` then the loop, and unregisters. */

@@ -31,23 +31,29 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
   for (const planned of plan.calls) {
     stepItems.push(newItems.toolCall({ callId: planned.call.id, name: planned.call.name, arguments: planned.call.arguments, effect: planned.effect, step }));
   }
-  await run.append(stepItems);
+  // A write's call is committed before it runs, so that a crash mid-write is known as such.
+  // A read-only step is committed whole once its reads finished: one transaction per step.
+  const writes = plan.calls.some((planned) => planned.disposition === 'execute' && planned.effect !== 'read' && planned.effect !== 'unknown');
+  if (writes || run.stopping) await run.append(stepItems, { status: 'running' });
   for (const planned of plan.calls) {
     const waiting = run.emit({ type: 'tool_call', id: planned.call.id, name: planned.call.name, args: parsedArguments(planned.call.arguments) });
     if (waiting !== undefined) await waiting;
   }
-  if (run.stopping) return { next: 'stopped' };
+  if (run.stopping) {
+    if (!writes) await run.append(stepItems, { status: 'running' });
+    return { next: 'stopped' };
+  }
 
   const results = await Promise.all(plan.calls.map(async (planned) => (planned.disposition === 'execute' ? execute(run, planned.call, planned.effect) : repetitionFeedback(planned.call))));
 
   const held = results.findIndex((result) => isConfirmationRequired(result));
-  if (held >= 0) return hold(run, plan.calls[held]!.call, results[held]);
+  if (held >= 0) return hold(run, plan.calls[held]!.call, results[held], writes ? [] : stepItems);
 
   let reads = 0;
   let mutations = 0;
   let failures = 0;
   let invalidArguments = false;
-  const resultItems: NewItem[] = [];
+  const resultItems: NewItem[] = writes ? [] : stepItems;
   for (const [index, planned] of plan.calls.entries()) {
     const result = results[index] as JsonValue;
     resultItems.push(newItems.toolResult({ callId: planned.call.id, name: planned.call.name, result }));
@@ -58,7 +64,7 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
     if (planned.effect === 'read' || planned.effect === 'unknown') reads++;
     else mutations++;
   }
-  await run.append(resultItems);
+  await run.append(resultItems, { status: 'running' });
   for (const [index, planned] of plan.calls.entries()) {
     const result = results[index] as JsonValue;
     const waiting = run.emit({ type: 'tool_result', id: planned.call.id, name: planned.call.name, result });
@@ -95,11 +101,11 @@ async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promis
   }
 }
 
-async function hold(run: TurnRun, call: ToolCallPart, result: unknown): Promise<ToolStepOutcome> {
+async function hold(run: TurnRun, call: ToolCallPart, result: unknown, uncommitted: readonly NewItem[]): Promise<ToolStepOutcome> {
   if (!isConfirmationRequired(result)) throw new Error('hold() needs a confirmation_required result');
   const expiresAt = Date.parse(result.expires_at);
   await run.append(
-    [newItems.confirmationRequest({ confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at })],
+    [...uncommitted, newItems.confirmationRequest({ confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at })],
     { status: 'waiting' },
   );
   run.parts.scheduleExpiry(result.confirmation_id, expiresAt);

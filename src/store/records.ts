@@ -1,4 +1,4 @@
-import { canonicalJson, PlumbError } from '../core/index.js';
+import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { itemKinds, turnStatuses } from './types.js';
 import type { ItemKind, NewItem, TurnStatus } from './types.js';
@@ -19,13 +19,20 @@ export function checkStatus(status: TurnStatus): void {
   }
 }
 
-/** JSON text of a value, or `store_invalid_record` naming what held it. */
+/**
+ * JSON text of a value, or `store_invalid_record` naming what held it. Plain `JSON.stringify`
+ * (the journal needs no canonical form, and this is the store's hot path); a value with no JSON
+ * text at all (undefined, a function) is refused rather than silently dropped.
+ */
 export function jsonText(value: JsonValue, what: string): string {
+  let text: string | undefined;
   try {
-    return canonicalJson(value);
+    text = JSON.stringify(value);
   } catch (cause) {
-    throw new PlumbError('store_invalid_record', `The data of ${what} is not JSON (a function, undefined, a cycle or a BigInt?).`, { cause });
+    throw new PlumbError('store_invalid_record', `The data of ${what} is not JSON (a cycle or a BigInt?).`, { cause });
   }
+  if (typeof text !== 'string') throw new PlumbError('store_invalid_record', `The data of ${what} has no JSON text (undefined or a function?).`);
+  return text;
 }
 
 export function isItemKind(value: string): value is ItemKind {

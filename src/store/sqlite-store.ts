@@ -253,21 +253,38 @@ export class SqliteStore implements Store {
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
     this.#open();
     const records = this.#db.transaction(() => {
-      const turn = this.#turnOrThrow(turnId);
-      const appended = this.#appendRows(turn.threadId, turnId, items, this.#clock());
-      if (turnPatch !== undefined) this.#patchTurn(turn, turnPatch);
+      const turn = this.#sql.turnThread.get(turnId) as { thread_id: string } | undefined;
+      if (turn === undefined) throw notFound('turn', turnId);
+      const now = this.#clock();
+      const appended = this.#appendRows(turn.thread_id, turnId, items, now);
+      if (turnPatch !== undefined) this.#patchTurnInPlace(turnId, turnPatch, now);
       return appended;
     })();
     return Promise.resolve(records);
   }
 
+  /** A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. */
+  #patchTurnInPlace(turnId: string, patch: TurnPatch, now: number): void {
+    if (patch.status !== undefined) checkStatus(patch.status);
+    this.#sql.patchTurn.run(
+      patch.status ?? null,
+      patch.failureCode === undefined ? 0 : 1,
+      patch.failureCode ?? null,
+      patch.failureMessage === undefined ? 0 : 1,
+      patch.failureMessage ?? null,
+      patch.addUsage?.inputTokens ?? 0,
+      patch.addUsage?.outputTokens ?? 0,
+      now,
+      turnId,
+    );
+  }
+
   /** Inside a transaction: reserves ordinals on the thread row, then inserts. */
   #appendRows(threadId: string, turnId: string, items: readonly NewItem[], now: number): ItemRecord[] {
     const texts = items.map(checkItem);
-    const thread = this.#sql.getThread.get(threadId) as ThreadRow | undefined;
-    if (thread === undefined) throw notFound('thread', threadId);
-    const first = thread.next_ordinal;
-    this.#sql.reserveOrdinals.run(items.length, threadId);
+    const reserved = this.#sql.reserveOrdinals.get(items.length, threadId) as { next_ordinal: number } | undefined;
+    if (reserved === undefined) throw notFound('thread', threadId);
+    const first = reserved.next_ordinal - items.length;
     const records: ItemRecord[] = [];
     for (const [index, item] of items.entries()) {
       const id = item.id ?? this.#ids();
@@ -402,7 +419,7 @@ function prepare(db: Database.Database, prefix: string) {
       `UPDATE ${threads} SET title = ?, summary = ?, summary_through_item_id = ?, router_session = ?, updated_at = ? WHERE id = ?`,
     ),
     touchThread: db.prepare(`UPDATE ${threads} SET updated_at = ? WHERE id = ?`),
-    reserveOrdinals: db.prepare(`UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = ?`),
+    reserveOrdinals: db.prepare(`UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = ? RETURNING next_ordinal`),
     deleteThread: db.prepare(`DELETE FROM ${threads} WHERE id = ?`),
     deleteItems: db.prepare(`DELETE FROM ${items} WHERE thread_id = ?`),
     deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE thread_id = ?`),
@@ -411,6 +428,13 @@ function prepare(db: Database.Database, prefix: string) {
       `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?)`,
     ),
     getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
+    turnThread: db.prepare(`SELECT thread_id FROM ${turns} WHERE id = ?`),
+    patchTurn: db.prepare(
+      `UPDATE ${turns} SET status = COALESCE(?, status),
+        failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
+    ),
     turnByRequestKey: db.prepare(`SELECT * FROM ${turns} WHERE owner = ? AND request_key = ?`),
     activeTurn: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? AND status IN (?, ?, ?) ORDER BY created_at DESC LIMIT 1`),
     threadTurns: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? ORDER BY created_at, id`),

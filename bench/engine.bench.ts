@@ -1,0 +1,248 @@
+/**
+ * `npm run bench -- engine [--turns N] [--warmup N] [--retained N]`: one chat turn (a zod-validated
+ * trivial tool called K = 1 or K = 3 times, one call per model round, then a final text) through
+ * the Plumb engine on the memory store and on the SQLite store (durable, WAL), through `ai@6`
+ * `generateText` with `MockLanguageModelV3` and a step limit, and through a `@langchain/langgraph`
+ * StateGraph with a ToolNode and a scripted chat model — side by side in one process. Then the heap
+ * Plumb retains beyond its journal after 10,000 turns.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { tool as langchainTool } from '@langchain/core/tools';
+import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
+import { generateText, stepCountIs, tool as aiTool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { collect, createEngine } from '../src/engine/index.js';
+import type { Provider, ProviderEvent } from '../src/providers/index.js';
+import { createMemoryStore, openSqliteStore } from '../src/store/index.js';
+import type { Store } from '../src/store/index.js';
+import { defineTool } from '../src/tools/index.js';
+import type { Benchmark } from './harness.js';
+import { machineLine, measure, printTable, summarize } from './harness.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapMb = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+const rows = { rows: [{ name: 'Bolt', sku: 'B-1' }] };
+const input = z.object({ q: z.string() });
+
+/** Tool calls since the last user message, from the tail of a message list. */
+function callsSoFar<T>(messages: readonly T[], isTool: (m: T) => boolean, isUser: (m: T) => boolean): number {
+  let count = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (isUser(message)) break;
+    if (isTool(message)) count++;
+  }
+  return count;
+}
+
+// ---- Plumb ----------------------------------------------------------------------------------
+
+function plumbProvider(k: number): Provider {
+  return {
+    name: 'bench',
+    model: 'bench',
+    checkConfiguration: () => [],
+    async *complete(request): AsyncIterable<ProviderEvent> {
+      const done = callsSoFar(request.messages, (m) => m.role === 'tool', (m) => m.role === 'user');
+      if (done < k) yield { type: 'tool_call', id: `c${done}`, name: 'lookup', arguments: `{"q":"x${done}"}` };
+      else yield { type: 'text', text: 'Bolt has SKU B-1.' };
+      yield { type: 'usage', inputTokens: 10, outputTokens: 5 };
+      yield { type: 'done', finishReason: done < k ? 'tool_calls' : 'stop' };
+      await Promise.resolve();
+    },
+  };
+}
+
+function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void> } {
+  const engine = createEngine({
+    store,
+    provider: plumbProvider(k),
+    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
+    settings: { recoverOnStart: false },
+  });
+  let turn = 0;
+  return {
+    run: async () => {
+      turn++;
+      const { answer } = await collect(engine.send({ actor: { kind: 'anonymous', sessionKey: `s${turn}` }, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
+      if (answer === '') throw new Error('plumb: no answer');
+    },
+    close: () => engine.close(),
+  };
+}
+
+// ---- ai@6 -----------------------------------------------------------------------------------
+
+function aiTurn(k: number): { run: () => Promise<void>; close: () => Promise<void> } {
+  const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+  const model = new MockLanguageModelV3({
+    doGenerate: (options) => {
+      const done = callsSoFar(options.prompt, (m) => m.role === 'tool', (m) => m.role === 'user');
+      return Promise.resolve(
+        done < k
+          ? {
+              content: [{ type: 'tool-call' as const, toolCallId: `c${done}`, toolName: 'lookup', input: `{"q":"x${done}"}` }],
+              finishReason: { unified: 'tool-calls' as const, raw: undefined },
+              usage,
+              warnings: [],
+            }
+          : { content: [{ type: 'text' as const, text: 'Bolt has SKU B-1.' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] },
+      );
+    },
+  });
+  const tools = { lookup: aiTool({ description: 'Looks a part up.', inputSchema: input, execute: () => Promise.resolve(rows) }) };
+  return {
+    run: async () => {
+      const result = await generateText({ model, tools, prompt: 'What is the SKU of the bolt?', stopWhen: stepCountIs(k + 1) });
+      if (result.text === '') throw new Error('ai: no answer');
+      // MockLanguageModelV3 records every call; keep its logs from growing through the run.
+      model.doGenerateCalls.length = 0;
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+// ---- LangGraph ------------------------------------------------------------------------------
+
+class ScriptedChatModel extends BaseChatModel {
+  readonly #k: number;
+  constructor(k: number) {
+    super({});
+    this.#k = k;
+  }
+  _llmType(): string {
+    return 'scripted';
+  }
+  _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const done = callsSoFar(messages, (m) => m.getType() === 'tool', (m) => m.getType() === 'human');
+    const message =
+      done < this.#k
+        ? new AIMessage({ content: '', tool_calls: [{ id: `c${done}`, name: 'lookup', args: { q: `x${done}` }, type: 'tool_call' }] })
+        : new AIMessage({ content: 'Bolt has SKU B-1.' });
+    return Promise.resolve({ generations: [{ text: typeof message.content === 'string' ? message.content : '', message }] });
+  }
+}
+
+function langgraphTurn(k: number): { run: () => Promise<void>; close: () => Promise<void> } {
+  const lookup = langchainTool(() => JSON.stringify(rows), { name: 'lookup', description: 'Looks a part up.', schema: input });
+  const model = new ScriptedChatModel(k);
+  const graph = new StateGraph(MessagesAnnotation)
+    .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode('tools', new ToolNode([lookup]))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', (state) => {
+      const last = state.messages[state.messages.length - 1] as AIMessage;
+      return (last.tool_calls?.length ?? 0) > 0 ? 'tools' : END;
+    })
+    .addEdge('tools', 'agent')
+    .compile();
+  return {
+    run: async () => {
+      const result = await graph.invoke({ messages: [{ role: 'user', content: 'What is the SKU of the bolt?' }] }, { recursionLimit: 2 * k + 4 });
+      const last = result.messages[result.messages.length - 1];
+      if (last === undefined || last.content === '') throw new Error('langgraph: no answer');
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+// ---- the run --------------------------------------------------------------------------------
+
+interface Row {
+  readonly system: string;
+  readonly median: number;
+  readonly p99: number;
+  readonly cpu: number;
+  readonly rss: number;
+  readonly heap: number;
+}
+
+function option(args: readonly string[], name: string, fallback: number): number {
+  const index = args.indexOf(name);
+  const value = index >= 0 ? Number(args[index + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+const benchmark: Benchmark = {
+  name: 'engine',
+  async run(args) {
+    const turns = option(args, '--turns', 2000);
+    const warmup = option(args, '--warmup', 200);
+    const retainedTurns = option(args, '--retained', 10_000);
+    console.log(`engine benchmark · ${machineLine()} · ${warmup} warm-up + ${turns} measured turns per system`);
+    const dir = mkdtempSync(join(tmpdir(), 'plumb-engine-bench-'));
+    try {
+      for (const k of [1, 3]) {
+        const results: Row[] = [];
+        const systems: [string, () => { run: (i: number) => Promise<void>; close: () => Promise<void> }][] = [
+          ['ai@6 generateText (MockLanguageModelV3)', () => aiTurn(k)],
+          ['Plumb engine, memory store', () => plumbTurn(createMemoryStore(), k)],
+          ['Plumb engine, SQLite store (WAL)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k)],
+          ['@langchain/langgraph StateGraph + ToolNode', () => langgraphTurn(k)],
+        ];
+        for (const [system, make] of systems) {
+          const subject = make();
+          const heapBefore = heapMb();
+          const cpuBefore = process.cpuUsage();
+          const samples = await measure(turns, subject.run, warmup);
+          const cpu = process.cpuUsage(cpuBefore);
+          const stats = summarize(samples);
+          const heap = heapMb() - heapBefore;
+          await subject.close();
+          results.push({
+            system,
+            median: stats.median * 1000,
+            p99: stats.p99 * 1000,
+            cpu: (cpu.user + cpu.system) / (turns + warmup),
+            rss: process.resourceUsage().maxRSS / 1024,
+            heap,
+          });
+        }
+        const ai = results[0]!;
+        printTable(
+          `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text`,
+          ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (process, so far)', 'heap retained after GC MB', 'median / ai', 'CPU / ai'],
+          results.map((row) => [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, row.median / ai.median, row.cpu / ai.cpu]),
+        );
+      }
+      // Retained heap: run many turns on the memory store, then delete their threads; what stays is not the journal.
+      const store = createMemoryStore();
+      const subject = plumbTurn(store, 1);
+      for (let i = 0; i < 200; i++) await subject.run(i);
+      const before = heapMb();
+      for (let i = 0; i < retainedTurns; i++) await subject.run(i);
+      const withJournal = heapMb();
+      for (let i = 0; i < retainedTurns + 200; i++) {
+        for (const thread of await store.listThreads(`session:s${i + 1}`)) await store.deleteThread(thread.id);
+      }
+      const withoutJournal = heapMb();
+      await subject.close();
+      printTable(
+        `Heap after ${retainedTurns.toLocaleString('en')} turns (Plumb, memory store, K = 1)`,
+        ['heap before (MB)', 'with the journal (MB)', 'journal (MB)', 'retained beyond the journal (MB)'],
+        [[before, withJournal, withJournal - withoutJournal, withoutJournal - before]],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default benchmark;
