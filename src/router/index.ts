@@ -4,7 +4,7 @@
  */
 export { createRouter } from './router.js';
 export type { Router, RouterOptions, PlanOptions } from './router.js';
-export { sessionFromJSON, SESSION_FORMAT, MAX_TURNS_KEPT, MAX_HISTORY, MAX_THUMBS, RUN_OUTCOMES } from './session.js';
+export { sessionFromJSON, resultIdentity, SESSION_FORMAT, MAX_TURNS_KEPT, MAX_HISTORY, MAX_THUMBS, RUN_OUTCOMES } from './session.js';
 export type { Session, SessionOptions, SessionState, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
 export type { ConfirmationToken } from './tokens.js';
 export { catalogueFromTools, loadCatalogue } from './catalogue.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../demo/router/index.js';
 import type { CatalogueEntry, ToolCheck } from './index.js';
-import { createRouter, sessionFromJSON } from './index.js';
+import { catalogueFromTools, createRouter, resultIdentity, sessionFromJSON } from './index.js';
 import { demoRouter, SECRET } from './test-support/demo-router.js';
 
 function confirmedCharge() {
@@ -259,6 +259,44 @@ describe('the tool check', () => {
     const token = chat.confirm(plan, { step: 1, arguments: { project_id: '12' } });
     expect(token.arguments).toEqual({ project_id: '12', title: 'Draft' });
     expect(chat.checkToolCall({ tool: 'add_task', arguments: { project_id: '12', title: 'Draft' }, token }).allowed).toBe(true);
+  });
+});
+
+describe('values from the context and from earlier steps', () => {
+  it('fills a context parameter from the session context, and lets the check take its destination', () => {
+    const chat = demoRouter({ contextParameters: { 'send_receipt.email': 'customer_email' } }).session({ context: { customer_email: 'ana@example.com' } });
+    const plan = chat.read('send the receipt for order 4411');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.sources).toEqual({ email: 'context', order_id: 'turn' });
+    const token = chat.confirm(plan);
+    expect(chat.checkToolCall({ tool: 'send_receipt', arguments: plan.steps[0]!.selection.arguments, token }).allowed).toBe(true);
+  });
+
+  it('gives the identity a later step needs from the earlier result', () => {
+    expect(resultIdentity({ project_id: '7', id: '1' }, 'project_id')).toBe('7');
+    expect(resultIdentity({ code: 'A-1', name: 'x' }, 'country_code')).toBe('A-1');
+    expect(resultIdentity([{ id: '12', name: 'Alpha' }], 'project_id')).toBe('12');
+    expect(resultIdentity([{ id: '1' }, { id: '2' }], 'project_id')).toBeNull();
+    expect(resultIdentity({ name: 'Alpha' }, 'project_id')).toBeNull();
+  });
+});
+
+describe('catalogueFromTools', () => {
+  it('reads Plumb tool definitions as catalogue entries the router plans with', () => {
+    const entries = catalogueFromTools([{ name: 'get_weather', description: 'Weather for a city', effect: 'read', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }]);
+    const router = createRouter({ catalogue: entries, secret: SECRET, vocabulary: { languages: { en: { tools: { get_weather: { triggers: ['weather'] } } } } } });
+    expect(router.plan('weather for "Lisbon"').steps[0]?.selection.arguments).toEqual({ city: 'Lisbon' });
+  });
+
+  it('refuses a malformed entry with a message that says what to fix', () => {
+    expect(() => createRouter({ catalogue: [{ name: 'x', description: 'd', effect: 'destroy' as 'read', parameters: {} }], secret: SECRET })).toThrow(/Effects: read, write, irreversible/);
+    expect(() => createRouter({ catalogue: [], secret: 'short' })).toThrow(expect.objectContaining({ code: 'router_missing_secret' }));
+  });
+
+  it('refuses a session saved against another vocabulary', () => {
+    const saved = demoRouter().session().toJSON();
+    const other = createRouter({ catalogue: demoCatalogue, rulebook: demoRulebookYaml, vocabulary: `${demoVocabularyYaml}\n`.replace('language: en', 'language: pt-BR'), secret: SECRET });
+    expect(() => sessionFromJSON(other, saved)).toThrow(/vocabulary digest/);
   });
 });
 

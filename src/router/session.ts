@@ -262,7 +262,8 @@ class RouterSession implements Session {
     if (info === undefined) return refuse('unknown_tool', `Unknown tool '${tool}'. Tools: ${[...router.catalogue.tools.keys()].join(', ')}.`);
     const problems = checkArguments(info.entry.parameters, call.arguments);
     if (problems.length > 0) return refuse('invalid_arguments', `Arguments for ${tool} do not validate: ${problems.join('; ')}.`);
-    const said = fold(this.#state.turns.join('\n'));
+    const contextText = Object.values(this.#state.context).filter((v): v is string => typeof v === 'string');
+    const said = fold([...this.#state.turns, ...contextText].join('\n'));
     for (const [name, value] of Object.entries(args)) {
       if (typeof value !== 'string') continue;
       const kind = destinationKind(value);
@@ -271,7 +272,7 @@ class RouterSession implements Session {
       const format = info.byName.get(name)?.format;
       const takes = kinds.length > 0 ? kinds.includes(kind) : (kind === 'email' && format === 'email') || (kind === 'url' && (format === 'uri' || format === 'url'));
       if (!takes) return refuse('destination', `S2 destination: ${value} — parameter '${name}' of ${tool} takes no ${kind}.`);
-      if (!said.includes(fold(value))) return refuse('destination', `S2 destination: ${value} — the person never named it in this conversation.`);
+      if (!said.includes(fold(value))) return refuse('destination', `S2 destination: ${value} — neither the person nor the session context named it in this conversation.`);
     }
     if (info.effect === 'read') return { ...base, allowed: true, code: 'allowed', reason: 'a read' };
     if (token === null) return refuse('confirmation_required', `${tool} is a ${info.effect}: it runs only with the person's confirmation token for these exact arguments (session.confirm(plan)).`);
@@ -350,6 +351,21 @@ function destinationKind(value: string): 'url' | 'email' | 'channel' | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return 'url';
   if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return 'email';
   if (/^#[A-Za-z0-9][\w-]*$/.test(value)) return 'channel';
+  return null;
+}
+
+/**
+ * The identity a step's result gives the later step that names it in `supplied`: the result's field
+ * named as the input (`project_id`), else the input's last word (`id`, `code`), else `id`. Null where
+ * the result has none (or is a list of more than one).
+ */
+export function resultIdentity(result: JsonValue | undefined, parameter: string): JsonValue | null {
+  if (result === undefined || result === null) return null;
+  if (Array.isArray(result)) return result.length === 1 ? resultIdentity(result[0] as JsonValue, parameter) : null;
+  if (typeof result !== 'object') return null;
+  const record = result as Record<string, JsonValue>;
+  const last = parameter.split(/_|(?=[A-Z])/).at(-1)?.toLowerCase() ?? 'id';
+  for (const key of [parameter, last, 'id']) if (record[key] !== undefined && record[key] !== null) return record[key];
   return null;
 }
 
