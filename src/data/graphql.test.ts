@@ -228,7 +228,26 @@ describe('bad input', () => {
       expect(data).toEqual({ a: { items: [] }, b: { items: [] }, c: { items: [] } });
     }
     expect((await dataOf(shop.app, admin, '{ partList { pageInfo { totalCount } } orderList { pageInfo { totalCount } } }'))).toEqual({ partList: { pageInfo: { totalCount: 5 } }, orderList: { pageInfo: { totalCount: 4 } } });
-    expect(shop.statements.every((text) => !text.includes('OR'))).toBe(true);
+    const attackText = shop.statements.filter((text) => /1'='1|DROP TABLE|DELETE FROM "order"|Robert/.test(text));
+    expect(attackText).toEqual([]);
+  });
+
+  it('stops between statements once the signal aborts', async () => {
+    const controller = new AbortController();
+    const statements: string[] = [];
+    const aborting = await openShop({ seed: true });
+    try {
+      const { app } = aborting;
+      const before = aborting.statements.length;
+      const pending = app.graphql({ actor: admin, document: '{ projectList { items { parts { material { name } } } } }', signal: controller.signal });
+      controller.abort(new Error('deadline passed'));
+      const result = await pending;
+      statements.push(...aborting.statements.slice(before));
+      expect(result.errors?.[0]?.extensions.code).toBe('TIMEOUT');
+      expect(statements.length).toBeLessThan(3);
+    } finally {
+      await aborting.dispose();
+    }
   });
 
   it('answers TIMEOUT when the signal aborts', async () => {
