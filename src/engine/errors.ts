@@ -25,7 +25,6 @@ export const engineErrorCodes = {
   interrupted: 'The process stopped while the turn was running; no write was in flight, so it can be retried.',
   effect_outcome_unknown: 'A write was running when the turn stopped; its outcome is unknown, it is never re-run and the turn cannot be retried.',
   not_retryable: 'Only a turn that failed with interrupted or a provider failure can be retried.',
-  provider_error: 'The provider failed in a way that carries no provider code.',
   chat_error: 'An unexpected internal failure; details went to the error hook.',
   invalid_engine_settings: 'The engine settings do not match their schema.',
   engine_closed: 'The engine was closed; create a new one.',
