@@ -10,6 +10,11 @@ export interface ToolCallPart {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  /**
+   * Opaque provider state that must travel back with this call in later requests (e.g. Gemini's
+   * `thoughtSignature`). Optional: keep it with the call in the journal when present.
+   */
+  readonly providerData?: Readonly<Record<string, JsonValue>>;
 }
 
 export type ChatMessage =
@@ -35,7 +40,14 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
 
 export type ProviderEvent =
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'tool_call';
+      readonly id: string;
+      readonly name: string;
+      readonly arguments: string;
+      /** Opaque provider state to send back with the call (see `ToolCallPart.providerData`). */
+      readonly providerData?: Readonly<Record<string, JsonValue>>;
+    }
   | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
   | { readonly type: 'done'; readonly finishReason: FinishReason };
 

@@ -102,4 +102,23 @@ describe('AI SDK language model (v3) as a provider', () => {
       expect.objectContaining({ code: 'provider_config_invalid', message: expect.stringContaining("'v2'") }),
     );
   });
+
+  it('keeps provider metadata on a call and sends it back as providerOptions', async () => {
+    const metadata = { google: { thoughtSignature: 'sig-1' } };
+    const mock = model([
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup_part', input: '{"sku":"A-1"}', providerMetadata: metadata },
+      { type: 'finish', usage: usage(1, 1), finishReason: { unified: 'tool-calls', raw: undefined } },
+    ]);
+    const provider = createAiSdkProvider(mock);
+    const events = await collect(provider.complete(request()));
+    const call = events.find((event) => event.type === 'tool_call');
+    expect(call).toMatchObject({ id: 'c1', providerData: { aiSdkProviderMetadata: metadata } });
+    const next = model([{ type: 'finish', usage: usage(1, 1), finishReason: { unified: 'stop', raw: undefined } }]);
+    const toolCalls = call?.type === 'tool_call' && call.providerData !== undefined ? [{ id: call.id, name: call.name, arguments: call.arguments, providerData: call.providerData }] : [];
+    await collect(createAiSdkProvider(next).complete({ ...request(), messages: [{ role: 'assistant', content: '', toolCalls }] }));
+    expect(next.doStreamCalls[0]?.prompt[0]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup_part', input: { sku: 'A-1' }, providerOptions: metadata }],
+    });
+  });
 });

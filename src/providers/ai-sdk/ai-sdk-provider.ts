@@ -4,6 +4,7 @@ import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3StreamPart,
+  SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { JsonValue } from '../../core/index.js';
 import { PlumbError } from '../../core/index.js';
@@ -98,7 +99,14 @@ function mapPart(part: LanguageModelV3StreamPart): ProviderEvent | ProviderEvent
       return part.delta === '' ? undefined : { type: 'text', text: part.delta };
     case 'tool-call':
       if (part.providerExecuted === true) return undefined;
-      return { type: 'tool_call', id: part.toolCallId, name: part.toolName, arguments: part.input.trim() === '' ? '{}' : part.input };
+      return {
+        type: 'tool_call',
+        id: part.toolCallId,
+        name: part.toolName,
+        arguments: part.input.trim() === '' ? '{}' : part.input,
+        // What the model attached to its call (e.g. a thought signature) goes back as providerOptions.
+        ...(part.providerMetadata === undefined ? {} : { providerData: { aiSdkProviderMetadata: part.providerMetadata as JsonValue } }),
+      };
     case 'finish': {
       const reason = typeof part.finishReason === 'string' ? (part.finishReason as string) : part.finishReason.unified;
       return [
@@ -148,7 +156,11 @@ export function toAiSdkPrompt(messages: readonly ChatMessage[]): LanguageModelV3
           role: 'assistant',
           content: [
             ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }]),
-            ...(message.toolCalls ?? []).map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: parseArguments(call.arguments) })),
+            ...(message.toolCalls ?? []).map((call) => {
+              const metadata = call.providerData?.aiSdkProviderMetadata;
+              const part = { type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: parseArguments(call.arguments) };
+              return metadata === undefined ? part : { ...part, providerOptions: metadata as SharedV3ProviderOptions };
+            }),
           ],
         };
       case 'tool':

@@ -3,7 +3,7 @@ import type { ChatMessage, ToolCallPart, ToolDefinition } from '../protocol.js';
 
 export type GeminiPart =
   | { text: string; thought?: boolean }
-  | { functionCall: { id?: string; name: string; args: Record<string, unknown> } }
+  | { functionCall: { id?: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { id?: string; name: string; response: Record<string, unknown> } };
 
 export interface GeminiContent {
@@ -39,7 +39,11 @@ export function toGeminiContents(messages: readonly ChatMessage[]): { systemInst
       case 'assistant': {
         const parts: GeminiPart[] = [];
         if (message.content !== '') parts.push({ text: message.content });
-        for (const call of message.toolCalls ?? []) parts.push({ functionCall: { id: call.id, name: call.name, args: argumentsObject(call.arguments) } });
+        for (const call of message.toolCalls ?? []) {
+          const signature = call.providerData?.thoughtSignature;
+          const functionCall = { id: call.id, name: call.name, args: argumentsObject(call.arguments) };
+          parts.push(typeof signature === 'string' ? { functionCall, thoughtSignature: signature } : { functionCall });
+        }
         if (parts.length > 0) append('model', parts);
         break;
       }
@@ -67,7 +71,8 @@ export function fromGeminiContents(
         if ('text' in part && part.thought !== true) text += part.text;
         else if ('functionCall' in part) {
           const id = part.functionCall.id ?? newId();
-          toolCalls.push({ id, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args) });
+          const call = { id, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args) };
+          toolCalls.push(part.thoughtSignature === undefined ? call : { ...call, providerData: { thoughtSignature: part.thoughtSignature } });
           open.push({ id, name: part.functionCall.name });
         }
       }

@@ -94,4 +94,28 @@ describe('gemini request', () => {
     const provider = createGeminiProvider({ baseUrl: server.url, apiKey: 'k' });
     await expect(collect(provider.complete({ messages: HISTORY, tools: [], signal: new AbortController().signal }))).rejects.toMatchObject({ code: 'provider_context_too_long', retryable: false });
   });
+
+  it('carries a thinking model\'s thoughtSignature from the call back into the next request', async () => {
+    server.reply(
+      { headers: SSE_HEADERS, chunks: sse(reply([{ functionCall: { name: 'lookup_part', args: { sku: 'A-1' } }, thoughtSignature: 'sig-123' }], 'STOP', [5, 2])) },
+      { headers: SSE_HEADERS, chunks: sse(reply([{ text: 'ok' }], 'STOP', [1, 1])) },
+    );
+    const provider = createGeminiProvider({ baseUrl: server.url, apiKey: 'k', newId: () => 'g1' });
+    const signal = new AbortController().signal;
+    const events = await collect(provider.complete({ messages: HISTORY.slice(0, 2), tools: TOOLS, signal }));
+    const call = events.find((event) => event.type === 'tool_call');
+    expect(call).toEqual({ type: 'tool_call', id: 'g1', name: 'lookup_part', arguments: '{"sku":"A-1"}', providerData: { thoughtSignature: 'sig-123' } });
+    const toolCalls = call?.type === 'tool_call' ? [{ id: call.id, name: call.name, arguments: call.arguments, ...(call.providerData ? { providerData: call.providerData } : {}) }] : [];
+    await collect(
+      provider.complete({
+        messages: [...HISTORY.slice(0, 2), { role: 'assistant', content: '', toolCalls }, { role: 'tool', toolCallId: 'g1', name: 'lookup_part', result: { price: '1' } }],
+        tools: TOOLS,
+        signal,
+      }),
+    );
+    expect((server.requests[1]?.body as { contents: unknown[] }).contents[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { id: 'g1', name: 'lookup_part', args: { sku: 'A-1' } }, thoughtSignature: 'sig-123' }],
+    });
+  });
 });

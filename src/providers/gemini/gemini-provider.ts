@@ -43,7 +43,7 @@ export const geminiFormat: WireFormat = {
 
 interface GeminiChunk {
   candidates?: {
-    content?: { parts?: { text?: string; thought?: boolean; functionCall?: { id?: string; name?: string; args?: unknown } }[] };
+    content?: { parts?: { text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: { id?: string; name?: string; args?: unknown } }[] };
     finishReason?: string;
   }[];
   promptFeedback?: { blockReason?: string };
@@ -93,7 +93,14 @@ export class GeminiDecoder implements StreamDecoder {
     for (const part of candidate.content?.parts ?? []) {
       if (part.functionCall !== undefined) {
         const args = part.functionCall.args;
-        this.#calls.add(this.#callCount++, part.functionCall.id, part.functionCall.name, typeof args === 'string' ? args : JSON.stringify(args ?? {}));
+        this.#calls.add(
+          this.#callCount++,
+          part.functionCall.id,
+          part.functionCall.name,
+          typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+          // Thinking models sign their calls; the signature must come back with the call.
+          typeof part.thoughtSignature === 'string' ? { thoughtSignature: part.thoughtSignature } : undefined,
+        );
       } else if (typeof part.text === 'string' && part.text !== '' && part.thought !== true) {
         out.push({ type: 'text', text: part.text });
       }
