@@ -274,7 +274,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     if (needsConfirmation) {
       // Store a JSON copy: the caller's object must not change what was confirmed.
-      return hold(tool, JSON.parse(JSON.stringify(parsed.args)) as JsonObject, ctx, dctx.canConfirm ?? true);
+      let copy: JsonObject;
+      try {
+        copy = JSON.parse(JSON.stringify(parsed.args)) as JsonObject;
+      } catch {
+        return errorResult('invalid_arguments', `Arguments for '${tool.name}' must be plain JSON values to be held for confirmation.`);
+      }
+      return hold(tool, copy, ctx, dctx.canConfirm ?? true);
     }
     return execute(tool, value, ctx, dctx.signal);
   };
