@@ -8,7 +8,7 @@ export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExec
 export { fieldTypes } from './definition-types.js';
 export type { FieldSpec, FieldType, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';
 export type { Field, Manager, ManyRelation, ManyToManyRelation, OneRelation, Relation, RelationCardinality, ResolvedPermissions } from './model.js';
-export { filterKeys, resolveLookup, enumerateLookups, maxLookupDepth, operatorsByType } from './lookups.js';
+export { filterKeys, describeKeys, resolveLookup, enumerateLookups, maxLookupDepth, operatorsByType } from './lookups.js';
 export type { LookupTarget, ResolvedLookup } from './lookups.js';
 export { lookupOperators } from './check-manager.js';
 export type { LookupOperator } from './check-manager.js';

@@ -154,6 +154,7 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
       }
     }
   }
+  for (const draft of drafts.values()) Object.freeze(draft.relations);
   problems.push(...generatedNameProblems([...managers.values()]));
   return { managers: problems.length > 0 ? [] : Object.freeze([...managers.values()]), problems };
 }
