@@ -31,6 +31,21 @@ const FILLER = /^(?:\s|[:=#]|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\b
 const LIST_JOIN = /^\s*(?:,|\band\b|\be\b|&|\bor\b|\bou\b)\s*(?:,|\band\b|\be\b)?\s*/;
 const FREE_TEXT_STOP = /\s*(?:[,.;!?()]|\b(?:and|then|to it|to that|to them|for it|with|in|on|at|from|e|depois|nele|nela|para|pra|com|no|na|em)\b)/;
 
+const NAME = `(?:"[^"]{1,60}"|'[^']{1,60}'|\\p{Lu}[\\p{L}.'’-]*(?:\\s+(?:(?:of|de|do|da|dos|das)\\s+)?\\p{Lu}[\\p{L}.'’-]*)*)`;
+const ROUTE = new RegExp(
+  `\\bfrom\\s+(${NAME})\\s+to\\s+(${NAME})|\\bbetween\\s+(${NAME})\\s+and\\s+(${NAME})|\\bde\\s+(${NAME})\\s+(?:para|a|até|ate)\\s+(${NAME})|\\bentre\\s+(${NAME})\\s+e\\s+(${NAME})`,
+  'u',
+);
+const START_WORDS = /(?:^|_)(?:start|origin|from|source|departure|depart|pickup)(?:_|$)|^(?:start|origin|from|source|departure)/i;
+const END_WORDS = /(?:^|_)(?:end|destination|to|target|arrival|dest|dropoff)(?:_|$)|^(?:end|destination|to|target|arrival)/i;
+
+/** The one start place and the one end place among free-text parameters, if the tool has exactly such a pair. */
+function placePair(params: readonly CompiledParameter[]): [CompiledParameter, CompiledParameter] | null {
+  const starts = params.filter((p) => START_WORDS.test(p.info.name));
+  const ends = params.filter((p) => END_WORDS.test(p.info.name) && !starts.includes(p));
+  return starts.length === 1 && ends.length === 1 ? [starts[0] as CompiledParameter, ends[0] as CompiledParameter] : null;
+}
+
 export function isFreeText(p: CompiledParameter): boolean {
   return p.info.type === 'string' && p.pattern === null && p.info.format === null && p.info.enumValues === null && !looksLikeIdentifier(p.info.name);
 }
@@ -171,6 +186,21 @@ export function fillArguments(
     if (!open(p) || p.values.size === 0) continue;
     const found = new Set(p.valueSet.all(clause.folded).map((m) => p.values.get(m.phrase) ?? m.phrase));
     if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
+  }
+
+  // A route: "from New York to Los Angeles", "between X and Y", "de São Paulo para Curitiba" fill a start and an end place.
+  const ends = placePair(tool.parameters.filter((p) => open(p) && isFreeText(p)));
+  if (ends !== null) {
+    const match = ROUTE.exec(clause.turn.slice(clause.start, clause.end));
+    if (match !== null) {
+      const first = (match[1] ?? match[3] ?? match[5] ?? match[7] ?? '').trim();
+      const second = (match[2] ?? match[4] ?? match[6] ?? match[8] ?? '').trim();
+      if (first.length > 0 && second.length > 0) {
+        set(ends[0], first.replace(/^["'“]|["'”]$/g, ''), 'turn', `A3 route ${ends[0].info.name}`);
+        set(ends[1], second.replace(/^["'“]|["'”]$/g, ''), 'turn', `A3 route ${ends[1].info.name}`);
+        for (const v of inClause) if (v.kind === 'quoted' && (v.value === first.replace(/^["'“]|["'”]$/g, '') || v.value === second.replace(/^["'“]|["'”]$/g, ''))) filled.claimed.add(v);
+      }
+    }
   }
 
   // By type: a parameter takes a value when that value is the only one that fits it and fits nothing else open.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Language, TurnPlan } from './index.js';
+import { createRouter } from './index.js';
 import { demoRouter } from './test-support/demo-router.js';
 
 const NOW = { now: '2026-10-19T09:00:00-03:00' };
@@ -116,6 +117,22 @@ both('names the saga in an irreversible step followed by a write', { en: 'charge
   expect(plan.saga).toEqual([{ irreversible: 0, writes: [1] }]);
   expect(plan.steps[1]?.selection.arguments).toEqual({ email: 'ana@example.com', order_id: '4411' });
   expect(plan.steps[0]?.confirmation).toContain(language === 'en' ? 'cannot be undone' : 'Não pode ser desfeito');
+});
+
+describe('a route between two places', () => {
+  const router = createRouter({
+    secret: 'route-secret-0123456789',
+    catalogue: [{ name: 'get_directions', description: 'Driving directions between two places.', effect: 'read', parameters: { type: 'object', properties: { start: { type: 'string' }, end: { type: 'string' } }, required: ['start', 'end'] } }],
+    vocabulary: { languages: { en: { tools: { get_directions: { triggers: ['directions'] } } }, 'pt-BR': { tools: { get_directions: { triggers: ['rota', 'caminho'] } } } } },
+  });
+
+  it('in en: fills the start and the end from "from X to Y"', () => {
+    expect(router.plan('directions from New York to Los Angeles').steps[0]?.selection.arguments).toEqual({ end: 'Los Angeles', start: 'New York' });
+  });
+
+  it('in pt-BR: fills them from "de X para Y"', () => {
+    expect(router.plan('qual a rota de São Paulo para Belo Horizonte', { language: 'pt-BR' }).steps[0]?.selection.arguments).toEqual({ end: 'Belo Horizonte', start: 'São Paulo' });
+  });
 });
 
 describe('language', () => {

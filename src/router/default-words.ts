@@ -9,7 +9,7 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
   en: {
     verbs: {
       read: ['show', 'get', 'list', 'find', 'look up', 'what', 'which', 'how many', 'check', 'see', 'fetch', 'display', 'give me', 'tell me', 'view', 'search', 'retrieve', 'am i', 'is there', 'are there', 'when'],
-      write: ['create', 'add', 'make', 'send', 'charge', 'refund', 'delete', 'remove', 'update', 'change', 'set', 'cancel', 'book', 'schedule', 'email', 'post', 'pay', 'new', 'start'],
+      write: ['create', 'add', 'make', 'send', 'charge', 'refund', 'delete', 'remove', 'update', 'change', 'set', 'cancel', 'book', 'schedule', 'email', 'post', 'pay'],
     },
     connectors: { and: ['and', 'plus'], then: ['then', 'and then', 'after that', 'afterwards'], it: ['it', 'that', 'this one', 'them'] },
     compute: {
@@ -57,7 +57,7 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
   'pt-BR': {
     verbs: {
       read: ['mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'ver', 'veja', 'liste', 'lista', 'listar', 'busque', 'buscar', 'procure', 'qual', 'quais', 'quanto', 'quantos', 'quantas', 'consulte', 'consultar', 'traga', 'estou', 'tenho', 'quando', 'exiba', 'exibir', 'o que', 'como esta'],
-      write: ['crie', 'criar', 'cria', 'adicione', 'adicionar', 'adiciona', 'envie', 'enviar', 'envia', 'mande', 'mandar', 'manda', 'cobre', 'cobrar', 'cobra', 'reembolse', 'reembolsar', 'estorne', 'estornar', 'apague', 'apagar', 'remova', 'remover', 'atualize', 'atualizar', 'altere', 'alterar', 'cancele', 'cancelar', 'agende', 'agendar', 'marque', 'marcar', 'novo', 'nova', 'faca', 'fazer'],
+      write: ['crie', 'criar', 'cria', 'adicione', 'adicionar', 'adiciona', 'envie', 'enviar', 'envia', 'mande', 'mandar', 'manda', 'cobre', 'cobrar', 'cobra', 'reembolse', 'reembolsar', 'estorne', 'estornar', 'apague', 'apagar', 'remova', 'remover', 'atualize', 'atualizar', 'altere', 'alterar', 'cancele', 'cancelar', 'agende', 'agendar', 'marque', 'marcar', 'faca', 'fazer'],
     },
     connectors: { and: ['e', 'mais'], then: ['depois', 'e depois', 'em seguida', 'entao', 'e entao'], it: ['nele', 'nela', 'a ele', 'a ela', 'isso', 'nisso', 'dele', 'dela'] },
     compute: {
