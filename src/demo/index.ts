@@ -6,3 +6,5 @@ export { authenticateDemo } from './authenticate.js';
 export { demoManagers } from './managers.js';
 export { demoSeed, scaledSeed } from './seed-data.js';
 export type { SeedBatch } from './seed-data.js';
+export { createDemoHostTools, demoToolSettings } from './tools/index.js';
+export { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from './router/index.js';

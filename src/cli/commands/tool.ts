@@ -1,7 +1,6 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { defaultDemoDatabasePath } from '../../demo/index.js';
-import { createDemoHostTools, demoToolSettings } from '../../demo/tools/index.js';
+import { createDemoHostTools, defaultDemoDatabasePath, demoToolSettings } from '../../demo/index.js';
 import { createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, isToolError } from '../../tools/index.js';
 import type { ToolResult } from '../../tools/index.js';
 import { actorFrom, addAppOptions, openApp, parseJsonOption } from '../app-options.js';
