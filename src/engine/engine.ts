@@ -552,7 +552,11 @@ class PlumbEngine implements Engine {
     this.#closed = true;
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
-    for (const active of this.#active.values()) active.run.cancel('immediate');
+    for (const active of this.#active.values()) {
+      active.run.cancel('immediate');
+      // Nobody may be reading: a full buffer must not keep the cancelled turn from settling.
+      active.run.channel.detach();
+    }
     await Promise.allSettled([...this.#tasks]);
   }
 

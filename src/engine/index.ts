@@ -21,3 +21,5 @@ export type { EngineSettings, EngineSettingsInput } from './settings.js';
 export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './hooks.js';
 export { buildSystemPrompt, groundingRules } from './system-prompt.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
+export { storeConfirmations } from './confirmation-adapter.js';
+export type { ConfirmationBinding } from './confirmation-adapter.js';

@@ -35,6 +35,8 @@ export class MemoryStore implements Store {
   readonly #ids: () => string;
   readonly #clock: () => number;
   readonly #threads = new Map<string, ThreadState>();
+  /** owner → their thread ids, so that an owner's lookups never scan everyone's threads. */
+  readonly #byOwner = new Map<string, Set<string>>();
   readonly #turns = new Map<string, TurnRecord>();
   readonly #requestKeys = new Map<string, string>();
   readonly #itemIds = new Set<string>();
@@ -70,6 +72,9 @@ export class MemoryStore implements Store {
       updatedAt: now,
     });
     this.#threads.set(record.id, { record, items: [], turnIds: [] });
+    let owned = this.#byOwner.get(record.owner);
+    if (owned === undefined) this.#byOwner.set(record.owner, (owned = new Set()));
+    owned.add(record.id);
     return Promise.resolve(record);
   }
 
@@ -91,7 +96,10 @@ export class MemoryStore implements Store {
 
   #owned(owner: string): ThreadRecord[] {
     const out: ThreadRecord[] = [];
-    for (const state of this.#threads.values()) if (state.record.owner === owner) out.push(state.record);
+    for (const id of this.#byOwner.get(owner) ?? []) {
+      const state = this.#threads.get(id);
+      if (state !== undefined) out.push(state.record);
+    }
     return out.sort(newestFirst);
   }
 
@@ -114,6 +122,9 @@ export class MemoryStore implements Store {
     for (const item of state.items) this.#itemIds.delete(item.id);
     for (const [key, confirmation] of this.#confirmations) if (confirmation.threadId === id) this.#confirmations.delete(key);
     this.#threads.delete(id);
+    const owned = this.#byOwner.get(state.record.owner);
+    owned?.delete(id);
+    if (owned?.size === 0) this.#byOwner.delete(state.record.owner);
     return Promise.resolve(true);
   }
 
