@@ -7,7 +7,7 @@ import type { DateGrammar } from './dates.js';
 import { compileDateGrammar } from './dates.js';
 import type { Rulebook } from './rulebook.js';
 import type { ComputeOperation, Language } from './types.js';
-import { foldPhrase, stem } from './text.js';
+import { foldPhrase, identifierWords, stem } from './text.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { LanguageWords } from './vocabulary-types.js';
 
@@ -129,7 +129,8 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
       triggerHeads: [...new Set((toolWords?.triggers ?? []).map((t) => t.split(/[\s-]/)[0] ?? t))],
       label: toolWords?.label ?? null,
       parameters,
-      keyWords: [...new Set(info.nameWords.filter((w) => w.length > 2 && !words.stopwords.has(w)))],
+      // A dotted name's last part is the tool (`map_service.get_directions` → directions); the rest is its namespace.
+      keyWords: [...new Set((info.name.includes('.') ? identifierWords(info.name.slice(info.name.lastIndexOf('.') + 1)).map(stem) : info.nameWords).filter((w) => w.length > 2 && !words.stopwords.has(w)))],
       descriptionWords: new Set(info.descriptionWords.filter((w) => w.length > 2 && !words.stopwords.has(w)).map(stem)),
     });
   }
