@@ -1,67 +1,31 @@
 /**
- * `npm run bench -- data [--rebuild]`: the data layer on a scaled synthetic shop (100,000 parts,
+ * `npm run bench -- data [--rebuild]`: the data layer on the scaled demo shop (100,000 parts,
  * 1,000,000 order lines) loaded with `app.load` into a temp SQLite file, reused between runs.
  */
 import { existsSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { userActor } from '../src/core/index.js';
-import { defineApp, defineManager, sqlite } from '../src/data/index.js';
-import type { App, ManagerSpec } from '../src/data/index.js';
+import { defineApp, sqlite } from '../src/data/index.js';
+import type { App } from '../src/data/index.js';
+import { createDemoApp, demoManagers } from '../src/demo/index.js';
 import type { Benchmark } from './harness.js';
 import { heapUsedMb, machineLine, measure, printTable, summarize } from './harness.js';
 
-const scale = { materials: 60, parts: 100_000, projects: 2_000, partsPerProject: 10, customers: 10_000, orders: 200_000, lines: 1_000_000 };
-const path = join(tmpdir(), `plumb-bench-data-${scale.parts}-${scale.lines}-v1.db`);
-
-const managers: readonly ManagerSpec[] = [
-  defineManager({ name: 'Material', fields: { name: 'string', density: 'float' } }),
-  defineManager({
-    name: 'Part',
-    fields: { name: 'string', sku: 'string', unitPrice: 'decimal', stock: 'integer' },
-    relations: { material: { kind: 'one', target: 'Material' } },
-  }),
-  defineManager({ name: 'Project', fields: { name: 'string', status: { type: 'enum', values: ['planned', 'active', 'done'] } }, relations: { parts: { kind: 'manyToMany', target: 'Part' } } }),
-  defineManager({ name: 'Customer', fields: { name: 'string', city: 'string' } }),
-  defineManager({ name: 'Order', fields: { total: 'decimal', placedAt: 'datetime' }, relations: { customer: { kind: 'one', target: 'Customer' } } }),
-  defineManager({
-    name: 'OrderLine',
-    fields: { quantity: 'integer', unitPrice: 'decimal' },
-    relations: { order: { kind: 'one', target: 'Order', reverse: 'lines' }, part: { kind: 'one', target: 'Part' } },
-  }),
-];
-
-const metals = ['Steel', 'Aluminum', 'Cobalt', 'Brass', 'Copper', 'Titanium', 'Nickel', 'Zinc', 'Alumina', 'Bronze'];
-const cities = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Coimbra'];
-
-const cents = (value: number): string => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, '0')}`;
+/** The scaled demo: scale 100 → 100,000 parts, 100,000 orders and 1,000,000 order lines. */
+const scale = { unit: 100, parts: 100_000, lines: 1_000_000 };
+const path = join(tmpdir(), `plumb-bench-demo-scale-${scale.unit}-v1.sqlite`);
 
 const cpuSeconds = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1e6;
 
-function* range<T>(count: number, make: (i: number) => T): Generator<T> {
-  for (let i = 0; i < count; i++) yield make(i);
-}
-
-async function build(): Promise<{ seconds: number; cpuSeconds: number; linesPerSecond: number; linesCpuPerSecond: number }> {
-  rmSync(path, { force: true });
-  rmSync(`${path}-wal`, { force: true });
-  rmSync(`${path}-shm`, { force: true });
-  const app = defineApp({ managers, database: sqlite({ path }) });
-  const started = performance.now();
+async function build(): Promise<{ seconds: number; cpuSeconds: number; linesPerSecond: number }> {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
   const cpu = process.cpuUsage();
-  await app.load('Material', range(scale.materials, (i) => ({ name: `${metals[i % metals.length]} ${Math.floor(i / metals.length) + 1}`, density: 2 + (i % 9) })));
-  await app.load('Part', range(scale.parts, (i) => ({ name: `Part ${i + 1}`, sku: `P-${i + 1}`, unitPrice: cents((i % 5000) + 100), stock: i % 300, material: (i % scale.materials) + 1 })));
-  await app.load('Project', range(scale.projects, (i) => ({ name: `Project ${i + 1}`, status: 'active', parts: [...range(scale.partsPerProject, (k) => ((i * 37 + k * 7919) % scale.parts) + 1)] })));
-  await app.load('Customer', range(scale.customers, (i) => ({ name: `Customer ${i + 1}`, city: cities[i % cities.length] })));
-  await app.load('Order', range(scale.orders, (i) => ({ total: cents(i % 10_000), placedAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000), customer: (i % scale.customers) + 1 })));
-  const linesStarted = performance.now();
-  const linesCpu = process.cpuUsage();
-  await app.load('OrderLine', range(scale.lines, (i) => ({ quantity: (i % 9) + 1, unitPrice: cents(i % 2000), order: (i % scale.orders) + 1, part: ((i * 13) % scale.parts) + 1 })));
-  const linesSeconds = (performance.now() - linesStarted) / 1000;
-  const linesCpuSeconds = cpuSeconds(process.cpuUsage(linesCpu));
+  const started = performance.now();
+  const app = await createDemoApp({ path, scale: scale.unit });
   await app.close();
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, cpuSeconds: cpuSeconds(process.cpuUsage(cpu)), linesPerSecond: scale.lines / linesSeconds, linesCpuPerSecond: scale.lines / linesCpuSeconds };
+  return { seconds, cpuSeconds: cpuSeconds(process.cpuUsage(cpu)), linesPerSecond: scale.lines / seconds };
 }
 
 const admin = userActor('bench', ['admin']);
@@ -69,7 +33,7 @@ const admin = userActor('bench', ['admin']);
 /** Whether the dataset file exists and finished loading (a crashed build leaves it partial). */
 async function complete(): Promise<boolean> {
   if (!existsSync(path)) return false;
-  const app = defineApp({ managers, database: sqlite({ path }) });
+  const app = defineApp({ managers: [...demoManagers], database: sqlite({ path }) });
   try {
     return (await app.count(admin, 'OrderLine')) === scale.lines;
   } catch {
@@ -93,11 +57,11 @@ const benchmark: Benchmark = {
     if (args.includes('--rebuild') || !(await complete())) {
       console.log(`building ${path} …`);
       const built = await build();
-      printTable('Loading the scaled dataset with app.load', ['rows', 'wall s', 'CPU s', 'order lines / wall s', 'order lines / CPU s'], [
-        [`${scale.parts} parts, ${scale.lines} lines, ${scale.orders} orders, …`, built.seconds, built.cpuSeconds, built.linesPerSecond, built.linesCpuPerSecond],
+      printTable('Seeding the scaled demo (--scale 100) with app.load', ['rows', 'wall s', 'CPU s', 'order lines / wall s'], [
+        [`${scale.parts} parts, ${scale.lines} order lines, …`, built.seconds, built.cpuSeconds, built.linesPerSecond],
       ]);
     }
-    const app = defineApp({ managers, database: sqlite({ path }) });
+    const app = defineApp({ managers: [...demoManagers], database: sqlite({ path }) });
     await app.ready();
     const run = async (document: string, variables?: Record<string, unknown>): Promise<void> => {
       const result = await app.graphql({ actor: admin, document, variables });
@@ -116,7 +80,7 @@ const benchmark: Benchmark = {
     await add('projects → parts → material, 50 projects', 200, () => run(nested(50)), await statementsPer(app, nested(50)));
     await add('projects → parts → material, 5 projects', 200, () => run(nested(5)), await statementsPer(app, nested(5)));
     await add('part by id', 5000, (i) => run(byId, { id: (i * 7919) % scale.parts + 1 }), await statementsPer(app, byId, { id: 1 }));
-    const lines = '{ orderLineList(pageSize: 50, filter: {order__customer__city: "Porto", quantity__gte: 5}) { items { quantity unitPrice part { name } } pageInfo { totalCount } } }';
+    const lines = '{ orderLineList(pageSize: 50, filter: {order__customer__city: "São Paulo", quantity__gte: 5}) { items { quantity unitPrice part { name } } pageInfo { totalCount } } }';
     await add('order lines by customer city (2 hops) + totalCount', 50, () => run(lines), await statementsPer(app, lines));
     printTable('Data layer queries (ms)', ['query', 'runs', 'median', 'p99', 'SQL statements / query'], rows);
 
