@@ -21,23 +21,37 @@ export function readPortugueseNumber(text: string): number | null {
   let group = 0;
   let seen = false;
   let expectValue = true;
+  let afterAnd = false;
+  let afterScale = false;
+  let last = Infinity;
   for (const word of words) {
     if (word === 'e') {
       if (expectValue) return null;
       expectValue = true;
+      afterAnd = true;
       continue;
     }
     const unit = UNITS[word];
     const scale = SCALES[word];
     if (unit !== undefined) {
+      // "vinte e sete", "mil duzentos": a part joins with "e" and is smaller, or follows a scale word.
+      if (seen && !afterAnd && !afterScale) return null;
+      if (afterAnd && unit >= last) return null;
       group += unit;
+      last = unit;
       seen = true;
       expectValue = false;
+      afterAnd = false;
+      afterScale = false;
     } else if (scale !== undefined) {
+      if (afterAnd && group === 0) return null;
       total += (group === 0 ? 1 : group) * scale;
       group = 0;
+      last = Infinity;
       seen = true;
       expectValue = false;
+      afterAnd = false;
+      afterScale = true;
     } else return null;
   }
   if (!seen || expectValue) return null;
@@ -51,7 +65,7 @@ export interface FoundNumber {
   readonly end: number;
 }
 
-const NUMBER_TOKEN = /-?\d+(?:[.,]\d+)*|[a-z]+/g;
+const NUMBER_TOKEN = /-?(?:\d+(?:[.,]\d+)*|,\d+)(?:\s?k\b)?|[a-z]+/g;
 
 /**
  * The numbers of a Portuguese text: digits as Brazilians write them (`1.234,50`) and runs of number
@@ -81,14 +95,42 @@ export function findPortugueseNumbers(text: string): FoundNumber[] {
     const words: string[] = [];
     for (let j = i; j < tokens.length && j < i + 40; j++) {
       const word = (tokens[j] as { word: string }).word;
-      if (!(word in UNITS) && !(word in SCALES) && word !== 'e' && word !== 'hum' && word !== 'duzia' && word !== 'duzias' && word !== 'meia') break;
+      if (!(word in UNITS) && !(word in SCALES) && !['e', 'hum', 'duzia', 'duzias', 'dezena', 'dezenas', 'meia'].includes(word)) break;
       words.push(word === 'hum' ? 'um' : word);
       const value = wordsValue(words);
       if (value !== null) best = { end: (tokens[j] as { end: number }).end, value, next: j + 1 };
     }
     if (best !== null) {
-      found.push({ text: text.slice(token.start, best.end), value: String(best.value), start: token.start, end: best.end });
-      i = best.next;
+      let value = String(best.value);
+      let end = best.end;
+      let next = best.next;
+      // "sete vírgula cinco", "duzentos vírgula zero três": the words after "vírgula" are the decimal digits.
+      if (tokens[next]?.word === 'virgula') {
+        let zeros = '';
+        let j = next + 1;
+        while (tokens[j]?.word === 'zero') {
+          zeros += '0';
+          j++;
+        }
+        const fraction: string[] = [];
+        let fractionValue: number | null = null;
+        let fractionEnd = end;
+        for (let k = j; k < tokens.length && k < j + 20; k++) {
+          fraction.push((tokens[k] as { word: string }).word);
+          const read = readPortugueseNumber(fraction.join(' '));
+          if (read !== null) {
+            fractionValue = read;
+            fractionEnd = (tokens[k] as { end: number }).end;
+            next = k + 1;
+          }
+        }
+        if (fractionValue !== null) {
+          value = `${value}.${zeros}${fractionValue}`;
+          end = fractionEnd;
+        }
+      }
+      found.push({ text: text.slice(token.start, end), value, start: token.start, end });
+      i = next;
     } else i++;
   }
   return found;
@@ -96,19 +138,29 @@ export function findPortugueseNumbers(text: string): FoundNumber[] {
 
 function wordsValue(words: readonly string[]): number | null {
   const last = words[words.length - 1];
+  if (last === 'dezena' || last === 'dezenas') {
+    const count = words.length === 1 ? null : readPortugueseNumber(words.slice(0, -1).join(' '));
+    return count === null ? null : count * 10;
+  }
   if (last === 'duzia' || last === 'duzias') {
     const head = words.slice(0, -1);
     if (head.length === 1 && head[0] === 'meia') return 6;
     const count = head.length === 0 ? null : readPortugueseNumber(head.join(' '));
     return count === null ? null : count * 12;
   }
-  if (words.includes('meia') || words.includes('duzia')) return null;
+  if (words.some((w) => ['meia', 'duzia', 'duzias', 'dezena', 'dezenas'].includes(w))) return null;
   return readPortugueseNumber(words.join(' '));
 }
 
 function digitsValue(word: string): string | null {
+  const thousands = /\s?k$/.test(word);
+  if (thousands) {
+    const base = digitsValue(word.replace(/\s?k$/, ''));
+    return base === null ? null : String(Number(base) * 1000);
+  }
   const negative = word.startsWith('-');
-  const body = negative ? word.slice(1) : word;
+  const raw = negative ? word.slice(1) : word;
+  const body = raw.startsWith(',') ? `0${raw}` : raw;
   let normalized: string;
   if (/^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/.test(body)) normalized = body.replace(/\./g, '').replace(',', '.');
   else if (/^\d+(?:,\d+)?$/.test(body)) normalized = body.replace(',', '.');
