@@ -1,0 +1,215 @@
+/**
+ * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket]`
+ *
+ * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
+ * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
+ * over SSE and over WebSocket. Reports turns/s, p50/p99 turn latency, errors, and the server's peak
+ * RSS and RSS per connection; then `plumb serve --demo` time to ready.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { machineLine, printTable, summarize } from './harness.js';
+import type { Benchmark } from './harness.js';
+
+const root = join(import.meta.dirname, '..');
+
+const script = {
+  model: 'scripted-bench',
+  completions: [
+    { repeat: true, when: { toolName: 'query' }, text: ['Here ', 'are ', 'the ', 'materials ', 'the ', 'shop ', 'uses, ', 'with ', 'their ', 'densities.'], usage: { inputTokens: 40, outputTokens: 10 } },
+    { repeat: true, toolCalls: [{ name: 'query', arguments: { manager: 'Material', fields: ['name', 'density'], limit: 5 } }], usage: { inputTokens: 20, outputTokens: 5 } },
+  ],
+};
+
+// ---- the server process --------------------------------------------------------------------
+
+async function serverMain(dir: string): Promise<void> {
+  const { createDemoApp } = await import('../src/demo/index.js');
+  const { createChatStack, createServer, parseConfig } = await import('../src/server/index.js');
+  const app = await createDemoApp({ path: ':memory:' });
+  const config = parseConfig({ database: join(dir, 'chat.sqlite'), provider: `scripted:${join(dir, 'script.json')}`, rateLimit: { requests: null }, websocketMaxBufferedBytes: 4 * 1024 * 1024 });
+  const stack = await createChatStack({ app, config });
+  const server = await createServer({ app, engine: stack.engine, settings: config, console: false });
+  const url = await server.listen({ port: 0, host: '127.0.0.1' });
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const send = (message: unknown): void => void process.send?.(message);
+  send({ type: 'ready', url });
+  await new Promise<void>((resolve) => {
+    process.on('message', (command: string) => {
+      const rss = process.memoryUsage().rss;
+      peak = Math.max(peak, rss);
+      if (command === 'rss') send({ type: 'rss', rss, peak });
+      else if (command === 'reset') {
+        globalThis.gc?.();
+        peak = process.memoryUsage().rss;
+        send({ type: 'rss', rss: peak, peak });
+      } else if (command === 'stop') resolve();
+    });
+  });
+  clearInterval(sampler);
+  await server.close();
+  await stack.close();
+  await app.close();
+  process.disconnect?.();
+}
+
+// ---- the load process ----------------------------------------------------------------------
+
+class ServerProcess {
+  readonly #child: ChildProcess;
+  readonly #waiting: ((message: { type: string; url?: string; rss?: number; peak?: number }) => void)[] = [];
+  url = '';
+  constructor(dir: string) {
+    this.#child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child.on('message', (message: { type: string }) => this.#waiting.shift()?.(message));
+  }
+  next(): Promise<{ type: string; url?: string; rss?: number; peak?: number }> {
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+  async ready(): Promise<void> {
+    const message = await this.next();
+    this.url = message.url ?? '';
+  }
+  async rss(command: 'rss' | 'reset'): Promise<{ rss: number; peak: number }> {
+    const reply = this.next();
+    this.#child.send(command);
+    const message = await reply;
+    return { rss: message.rss ?? 0, peak: message.peak ?? 0 };
+  }
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.#child.once('exit', resolve));
+    this.#child.send('stop');
+    await exited;
+  }
+}
+
+interface RunResult {
+  readonly latencies: number[];
+  errors: number;
+  readonly wallMs: number;
+}
+
+async function sseClient(base: string, token: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
+  let cookie = `plumb_csrf=${encodeURIComponent(token)}`;
+  for (let i = 0; i < turns; i++) {
+    const start = performance.now();
+    try {
+      const response = await fetch(`${base}/chat/stream/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, body: JSON.stringify({ text: `which materials? ${i}` }) });
+      const session = /plumb_session=[^;]+/.exec(response.headers.getSetCookie().join('\n'));
+      if (session !== null) cookie = `${cookie}; ${session[0]}`;
+      const body = await response.text();
+      if (response.status !== 200 || !body.includes('"type":"done"') || body.includes('"type":"error"')) result.errors++;
+      else result.latencies.push(performance.now() - start);
+    } catch {
+      result.errors++;
+    }
+  }
+}
+
+async function wsClient(base: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/chat/`, { origin: base });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+  } catch {
+    result.errors += turns;
+    return;
+  }
+  let settle: ((ok: boolean) => void) | undefined;
+  socket.on('message', (data: Buffer) => {
+    const text = data.toString('utf8');
+    if (text.includes('"type":"done"')) settle?.(true);
+    else if (text.includes('"type":"error"')) settle?.(false);
+  });
+  socket.once('close', () => settle?.(false));
+  for (let i = 0; i < turns; i++) {
+    const start = performance.now();
+    const ok = await new Promise<boolean>((resolve) => {
+      settle = resolve;
+      socket.send(JSON.stringify({ type: 'message', text: `which materials? ${i}` }));
+    });
+    if (ok) result.latencies.push(performance.now() - start);
+    else result.errors++;
+  }
+  socket.close();
+}
+
+async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number }> {
+  const before = await server.rss('reset');
+  const csrf = (await (await fetch(`${server.url}/chat/csrf/`)).json()) as { token: string };
+  const result = { latencies: [] as number[], errors: 0 };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, csrf.token, turns, result) : wsClient(server.url, turns, result))));
+  const wallMs = performance.now() - start;
+  const after = await server.rss('rss');
+  return { ...result, wallMs, peakMb: after.peak / 2 ** 20, perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024 };
+}
+
+async function timeToReady(dir: string): Promise<{ reported: number; wall: number }> {
+  writeFileSync(join(dir, 'ready.config.json'), JSON.stringify({ database: join(dir, 'ready.sqlite') }));
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--demo', '--db', join(dir, 'demo.sqlite'), '--port', '0', '--config', join(dir, 'ready.config.json')], { cwd: root });
+  const reported = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /ready in (\d+) ms/.exec(out);
+      if (match?.[1] !== undefined) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+  });
+  const wall = performance.now() - started;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { reported, wall };
+}
+
+function option(args: readonly string[], name: string, fallback: string): string {
+  const index = args.indexOf(name);
+  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
+}
+
+const benchmark: Benchmark = {
+  name: 'serve',
+  async run(args) {
+    if (args[0] === '--server') return serverMain(args[1]!);
+    const clientCounts = option(args, '--clients', '200,500,1000').split(',').map(Number);
+    const turns = Number(option(args, '--turns', '5'));
+    const transports = option(args, '--transports', 'sse,websocket').split(',') as ('sse' | 'websocket')[];
+    const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-serve-'));
+    try {
+      writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
+      const rows: (string | number)[][] = [];
+      for (const transport of transports) {
+        for (const clients of clientCounts) {
+          const server = new ServerProcess(dir);
+          await server.ready();
+          await runLoad(server, transport, 20, 2); // warm-up
+          const result = await runLoad(server, transport, clients, turns);
+          await server.stop();
+          rmSync(join(dir, 'chat.sqlite'), { force: true });
+          const latency = summarize(result.latencies);
+          rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb]);
+        }
+      }
+      console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn`);
+      printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB'], rows);
+      const ready = await timeToReady(dir);
+      printTable('plumb serve --demo time to ready', ['measure', 'ms'], [
+        ['reported by serve (config, app, engine, listen)', ready.reported],
+        ['wall clock from spawn (includes node + tsx start)', ready.wall],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default benchmark;
