@@ -25,7 +25,7 @@ export interface DateGrammar {
   readonly day: RegExp;
   readonly weekday: RegExp;
   readonly span: RegExp;
-  readonly relative: readonly { readonly pattern: RegExp; readonly sign: 1 | -1; readonly unit: 'day' | 'week' | 'month' }[];
+  readonly relative: { readonly pattern: RegExp; readonly kinds: readonly { readonly sign: 1 | -1; readonly unit: 'day' | 'week' | 'month' }[] } | null;
   /** pt `dia 12`: that day of this month, or of the next where it is past. */
   readonly dayOfMonth: RegExp | null;
   readonly part: RegExp;
@@ -83,10 +83,16 @@ export function compileDateGrammar(language: Language, words: LanguageWords): Da
   const unit = alt([...(spans['week'] ?? []), ...(spans['month'] ?? []), ...(spans['day'] ?? [])]);
   const weekdayAlt = alt([...weekdayKeys.keys()].sort((a, b) => b.length - a.length));
   const number = `(\\d{1,3}|${Object.keys(SMALL_NUMBERS).join('|')})`;
-  const relative: { pattern: RegExp; sign: 1 | -1; unit: 'day' | 'week' | 'month' }[] = [];
+  // All relative phrases in one pattern: group i+1 holds the number of phrase i.
+  const relativeKinds: { sign: 1 | -1; unit: 'day' | 'week' | 'month' }[] = [];
+  const relativeBodies: string[] = [];
   for (const [key, sign, unit] of [['in_days', 1, 'day'], ['ago_days', -1, 'day'], ['in_weeks', 1, 'week'], ['ago_weeks', -1, 'week'], ['in_months', 1, 'month'], ['ago_months', -1, 'month']] as const) {
-    for (const phrase of spans[key] ?? []) relative.push({ pattern: bounded(escape(phrase).replace('\\{n\\}', number)), sign, unit });
+    for (const phrase of (spans[key] ?? []).filter((p) => p.split('{n}').length === 2)) {
+      relativeKinds.push({ sign, unit });
+      relativeBodies.push(escape(phrase).replace('\\{n\\}', number));
+    }
   }
+  const relative = relativeBodies.length === 0 ? null : { pattern: bounded(relativeBodies.join('|')), kinds: relativeKinds };
   // Times: named groups h (hour: digits or a word), m (minutes), mk (am/pm or a day part that sets the half of the day).
   const time =
     language === 'en'
@@ -144,10 +150,13 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   };
   const spanOf = (key: string | undefined): string | undefined => (key === undefined ? undefined : grammar.spanKeys.get(key.replace(/\s+/g, ' ')));
 
-  for (const { pattern, sign, unit } of grammar.relative) {
-    for (const m of folded.matchAll(pattern)) {
-      const n = wordNumber(m[1]);
-      if (n === null) continue;
+  for (const m of grammar.relative === null ? [] : folded.matchAll(grammar.relative.pattern)) {
+    {
+      const at = m.findIndex((group, index) => index > 0 && group !== undefined);
+      const kind = grammar.relative?.kinds[at - 1];
+      const n = wordNumber(m[at]);
+      if (n === null || kind === undefined) continue;
+      const { sign, unit } = kind;
       const from = unit === 'month' ? shiftMonths(today, sign * n) : today + sign * n * (unit === 'week' ? 7 : 1) * DAY;
       add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
     }
