@@ -29,6 +29,7 @@ export interface ClauseView {
 
 const FILLER = /^(?:\s|[:=#]|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\bis\b|\bof\b|\bde\b|\bdo\b|\bda\b|\bcalled\b|\bnamed\b|\bchamad[oa]\b|\bfor\b|\bwith\b|\bbe\b|\bto\b|\bsera\b|\be\b(?=\s*[:"“'\d]))*/;
 const LIST_JOIN = /^\s*(?:,|\band\b|\be\b|&|\bor\b|\bou\b)\s*(?:,|\band\b|\be\b)?\s*/;
+const TRAILING_PREPOSITION = /(?:\s+(?:to|for|in|on|at|into|ao|aos|a|à|para|pra|no|na|em|do|da|de|the|o))+\s*$/iu;
 const FREE_TEXT_STOP = /\s*(?:[,.;!?()]|\b(?:and|then|to it|to that|to them|for it|with|in|on|at|from|e|depois|nele|nela|para|pra|com|no|na|em)\b)/;
 
 const NAME = `(?:"[^"]{1,60}"|'[^']{1,60}'|\\p{Lu}[\\p{L}.'’-]*(?:\\s+(?:(?:of|de|do|da|dos|das)\\s+)?\\p{Lu}[\\p{L}.'’-]*)*)`;
@@ -171,7 +172,11 @@ export function fillArguments(
         }
       }
       if (isFreeText(p) && value === undefined && p.ownCues) {
-        const text = clause.turn.slice(at, clause.end);
+        // The text runs to the next value or the next cue of another parameter ("called Write docs | to project 12").
+        const limits = [clause.end];
+        for (const q of tool.parameters) if (q !== p) for (const c of q.cues.all(clause.folded)) if (clause.start + c.start > at) limits.push(clause.start + c.start);
+        for (const v of inClause) if (v.start > at) limits.push(v.start);
+        const text = clause.turn.slice(at, Math.min(...limits)).replace(TRAILING_PREPOSITION, '');
         const stop = FREE_TEXT_STOP.exec(clause.folded.slice(at - clause.start));
         const cut = text.slice(0, stop === null ? text.length : stop.index).trim();
         if (cut.length > 0 && /^[\p{Lu}\p{N}]/u.test(cut) && !lang.stopwords.has(cut.toLowerCase())) {

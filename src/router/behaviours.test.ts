@@ -96,6 +96,11 @@ both('gives a tool with one date parameter the period\'s start', { en: 'add a ta
   expect(plan.steps[0]?.selection.arguments['project_id']).toBe('12');
 });
 
+both('cuts free text at the next parameter\'s cue', { en: 'add a task called Write docs to project 12', 'pt-BR': 'adicione uma tarefa chamada Escrever a documentação ao projeto 12' }, (plan, language) => {
+  expect(plan.outcome).toBe('run');
+  expect(plan.steps[0]?.selection.arguments).toEqual({ project_id: '12', title: language === 'en' ? 'Write docs' : 'Escrever a documentação' });
+});
+
 both('asks which of two tools a turn names', { en: 'refund or charge order 4411', 'pt-BR': 'cobrar ou reembolsar o pedido 4411' }, (plan) => {
   expect(plan.outcome).toBe('ask');
   expect([...(plan.steps[0]?.selection.candidates ?? [])].sort()).toEqual(['charge_card', 'refund_order']);
