@@ -76,6 +76,8 @@ export interface CompiledLanguage {
   readonly words: LanguageWords;
   readonly tools: readonly CompiledTool[];
   readonly toolsByName: ReadonlyMap<string, CompiledTool>;
+  /** Trigger first words and name words → the tools they can select: a turn only scores the tools its words name. */
+  readonly toolsByWord: ReadonlyMap<string, readonly CompiledTool[]>;
   readonly readVerbs: PhraseSet;
   readonly writeVerbs: PhraseSet;
   readonly compute: PhraseSet;
@@ -93,6 +95,18 @@ export interface CompiledLanguage {
 const GENERIC_WORDS: ReadonlySet<string> = new Set(['name', 'type', 'value', 'data', 'info', 'detail', 'include', 'flag', 'option', 'format', 'mode', 'list', 'item', 'default', 'limit', 'page', 'size', 'count', 'code', 'text', 'string', 'number', 'time', 'date']);
 
 const OPERATIONS: readonly ComputeOperation[] = ['count', 'sum', 'average', 'minimum', 'maximum', 'difference', 'ratio', 'percentage'];
+
+function indexByWord(tools: readonly CompiledTool[]): Map<string, CompiledTool[]> {
+  const index = new Map<string, CompiledTool[]>();
+  for (const tool of tools) {
+    for (const word of new Set([...tool.triggerHeads, ...tool.keyWords])) {
+      const list = index.get(word) ?? [];
+      list.push(tool);
+      index.set(word, list);
+    }
+  }
+  return index;
+}
 
 export function compileLanguage(language: Language, vocabulary: Vocabulary, catalogue: Catalogue, rulebook: Rulebook): CompiledLanguage {
   void rulebook;
@@ -141,6 +155,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     words,
     tools,
     toolsByName: new Map(tools.map((t) => [t.info.name, t])),
+    toolsByWord: indexByWord(tools),
     readVerbs: new PhraseSet(words.readVerbs),
     writeVerbs: new PhraseSet(words.writeVerbs),
     compute: new PhraseSet([...computeKeys.keys()]),

@@ -41,7 +41,10 @@ export function selectTool(
   const read = lang.readVerbs.test(folded);
   const write = lang.writeVerbs.test(folded);
   const ranked: Scored[] = [];
+  const reachable = new Set<CompiledTool>();
+  for (const word of stems) for (const tool of lang.toolsByWord.get(word) ?? []) reachable.add(tool);
   for (const tool of lang.tools) {
+    if (!reachable.has(tool)) continue;
     const effect = tool.info.effect;
     let triggerMatch: string | null = null;
     let triggerSpan: readonly [number, number] | null = null;
@@ -54,9 +57,9 @@ export function selectTool(
     }
     let nameHits = 0;
     for (const word of tool.keyWords) if (stems.has(word)) nameHits++;
+    if (triggerMatch === null && nameHits === 0) continue;
     let descriptionHits = 0;
     for (const word of tool.descriptionWords) if (stems.has(word)) descriptionHits++;
-    if (triggerMatch === null && nameHits === 0) continue;
     let cueHits = 0;
     let typeHits = 0;
     for (const p of tool.parameters) {
