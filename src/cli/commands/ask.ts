@@ -6,19 +6,19 @@ import { defaultDemoDatabasePath } from '../../demo/index.js';
 import { createDemoHostTools, demoToolSettings } from '../../demo/tools/index.js';
 import { createEngine } from '../../engine/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
-import { createProvider } from '../../providers/index.js';
 import type { Provider } from '../../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { createChatTools } from '../../tools/index.js';
 import { actorFrom, addAppOptions, openApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
+import { addProviderOptions, providerFrom } from '../provider-options.js';
+import type { ProviderOptions } from '../provider-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 
-interface AskOptions extends AppOptions {
+interface AskOptions extends AppOptions, ProviderOptions {
   readonly thread?: string;
-  readonly provider?: string;
   readonly json?: boolean;
   readonly yes?: boolean;
   readonly no?: boolean;
@@ -38,16 +38,15 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .description('Run one chat turn and print the answer (or the events as JSON lines)')
     .argument('<text>', 'what to ask')
     .option('--thread <id>', 'continue this thread (default: your most recent one)')
-    .option('--provider <spec>', 'the model: scripted:FILE, openai, anthropic, ollama, gemini, or a module; none: router-less turns end with no_provider')
     .option('--json', 'print every event as one line of JSON')
     .option('--yes', 'approve a change that needs confirmation')
     .option('--no', 'reject a change that needs confirmation');
-  addAppOptions(command).action(async (text: string, options: AskOptions) => {
+  addProviderOptions(addAppOptions(command)).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
     const baseActor = actorFrom(options);
     // The CLI is one session: an anonymous visitor keeps one thread across runs.
     const actor: Actor = baseActor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : baseActor;
-    const provider = options.provider === undefined ? undefined : await createProvider({ provider: options.provider });
+    const provider = await providerFrom(options);
     const app = await openApp(options);
     const path = options.db ?? defaultDemoDatabasePath;
     const store: Store = path === ':memory:' ? createMemoryStore() : openSqliteStore({ path, tablePrefix: 'plumb_chat_' });
