@@ -65,7 +65,7 @@ class ServerProcess {
   readonly #waiting: ((message: { type: string; url?: string; rss?: number; peak?: number }) => void)[] = [];
   url = '';
   constructor(dir: string) {
-    this.#child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child = spawn(process.execPath, ['--expose-gc', ...(process.env.PLUMB_BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PLUMB_BENCH_PROFILE}`]), '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message: { type: string }) => this.#waiting.shift()?.(message));
   }
   next(): Promise<{ type: string; url?: string; rss?: number; peak?: number }> {
@@ -158,6 +158,7 @@ async function timeToReady(dir: string): Promise<{ reported: number; wall: numbe
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--demo', '--db', join(dir, 'demo.sqlite'), '--port', '0', '--config', join(dir, 'ready.config.json')], { cwd: root });
   const reported = await new Promise<number>((resolve, reject) => {
     let out = '';
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /ready in (\d+) ms/.exec(out);

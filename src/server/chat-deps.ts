@@ -3,6 +3,7 @@ import type { ChatEngine } from './engine-port.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { PermissionCallable } from './settings.js';
 import type { Signer } from './signed-value.js';
+import type { TokenBudget } from './token-budget.js';
 
 /** What the chat routes share, built once by `createServer`. */
 export interface ChatDeps {
@@ -11,8 +12,8 @@ export interface ChatDeps {
   readonly signer: Signer;
   readonly permission: PermissionCallable | undefined;
   readonly rateLimiter: RateLimiter;
-  /** True when a budgeted provider records token usage itself (then `done` usage is not recorded again). */
-  readonly usageRecordedByProvider: boolean;
+  /** When the engine's provider is `tokenBudget.wrap(…)`: usage is recorded per round and rounds refused in the turn. */
+  readonly tokenBudget: TokenBudget | undefined;
   readonly audit: Audit;
   readonly allowedOrigins: readonly string[] | null;
   /** Bytes queued for one client (SSE response or WebSocket) before it is cut off. */

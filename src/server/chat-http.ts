@@ -36,10 +36,10 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
     const { actor } = request;
     const thread = threadOf(request.body);
     let confirmationToReject: string | undefined;
-    const outcome = await relayTurn(
+    const outcome = await withinBudget(deps, actor, request.ip, () => relayTurn(
       () => stopAtConfirmation(deps.engine.send({ actor, text, requestKey: requestKeyOf(request, deps), ...(thread === undefined ? {} : { threadId: thread }) }), (id) => (confirmationToReject = id)),
       relayOptions(request, deps, 'http', () => undefined),
-    );
+    ));
     if (confirmationToReject !== undefined) rejectInBackground(deps, actor, confirmationToReject);
     return envelope(outcome);
   });
@@ -63,7 +63,7 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
     const { actor } = request;
     const confirmationId = body.confirmation_id;
     const confirmed = body.confirmed;
-    const outcome = await relayTurn(() => deps.engine.confirm({ actor, confirmationId, confirmed }), relayOptions(request, deps, 'confirm', () => undefined));
+    const outcome = await withinBudget(deps, actor, request.ip, () => relayTurn(() => deps.engine.confirm({ actor, confirmationId, confirmed }), relayOptions(request, deps, 'confirm', () => undefined)));
     return envelope(outcome);
   });
 
@@ -142,8 +142,13 @@ function relayOptions(request: FastifyRequest, deps: ChatDeps, transport: string
     audit: deps.audit,
     send,
     report: (error) => deps.report(error, { source: transport }),
-    ...(deps.usageRecordedByProvider ? {} : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
+    ...(deps.tokenBudget !== undefined ? { refusal: () => deps.tokenBudget?.refusal() } : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
   };
+}
+
+/** Runs a relay inside the actor's token-budget scope (when budgets are enforced per round). */
+export function withinBudget<T>(deps: ChatDeps, actor: Actor, ip: string, fn: () => Promise<T>): Promise<T> {
+  return deps.tokenBudget === undefined ? fn() : deps.tokenBudget.run(rateScope(actor, ip), fn);
 }
 
 /**
@@ -170,7 +175,7 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
   };
   raw.once('close', gone);
   try {
-    await relayTurn(events, {
+    await withinBudget(deps, request.actor, request.ip, () => relayTurn(events, {
       ...relayOptions(request, deps, 'sse', () => undefined),
       send: (event) => {
         if (!open) return;
@@ -180,7 +185,7 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
           raw.destroy();
         }
       },
-    });
+    }));
   } finally {
     raw.off('close', gone);
     if (open) raw.end();

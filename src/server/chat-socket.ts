@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Actor } from '../core/index.js';
-import { rateLimited } from './chat-http.js';
+import { rateLimited, withinBudget } from './chat-http.js';
 import type { ChatDeps } from './chat-deps.js';
 import type { EngineEvent } from './engine-port.js';
 import { originAllowed } from './origins.js';
@@ -94,14 +94,14 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   const run = (events: () => AsyncIterable<EngineEvent>, transport: string): void => {
     turnRunning = true;
     const scope = rateScope(actor, request.ip);
-    relayTurn(events, {
+    withinBudget(deps, actor, request.ip, () => relayTurn(events, {
       transport,
       actor,
       audit: deps.audit,
       send,
       report: (error) => deps.report(error, { source: 'websocket' }),
-      ...(deps.usageRecordedByProvider ? {} : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
-    })
+      ...(deps.tokenBudget !== undefined ? { refusal: () => deps.tokenBudget?.refusal() } : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
+    }))
       .then((outcome) => {
         if (outcome.threadId !== undefined) thread = outcome.threadId;
         pending = outcome.pendingConfirmation;

@@ -28,13 +28,16 @@ export async function createChatStack(options: {
   readonly config: PlumbConfig;
   /** Overrides `config.provider` (a ready provider, e.g. a budgeted one). */
   readonly provider?: Provider;
+  /** Wraps the provider (e.g. `tokenBudget.wrap`). */
+  readonly wrapProvider?: (provider: Provider) => Provider;
   readonly hooks?: EngineHooks;
   readonly cwd?: string;
 }): Promise<ChatStack> {
   const { app, config } = options;
   const cwd = options.cwd ?? process.cwd();
-  const provider =
+  const configured =
     options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd }));
+  const provider = configured === undefined || options.wrapProvider === undefined ? configured : options.wrapProvider(configured);
   let store: Store;
   if (config.database === ':memory:') store = createMemoryStore();
   else {

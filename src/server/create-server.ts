@@ -28,6 +28,7 @@ import { appendSetCookie, loginCookieName, withSession } from './request-actor.j
 import type { PermissionCallable } from './settings.js';
 import { createSigner, readCookie } from './signed-value.js';
 import type { Signer } from './signed-value.js';
+import type { TokenBudget } from './token-budget.js';
 
 /** The host's hook: who is asking. `null` means anonymous; throw a PlumbError to refuse (401). */
 export type Authenticate = (request: FastifyRequest) => Actor | null | Promise<Actor | null>;
@@ -51,10 +52,14 @@ export interface ServerOptions {
   readonly bodyLimit?: number;
   /** Where rate-limit counters live. Default: in memory. */
   readonly rateLimitStore?: RateLimitStore;
-  /** A limiter shared with a budgeted provider (`budgetedProvider`); default: one over `rateLimitStore`. */
+  /** The limiter (default: one over `rateLimitStore` from `settings.rateLimit`). */
   readonly rateLimiter?: RateLimiter;
-  /** True when the provider passed to the engine is a `budgetedProvider` over `rateLimiter`. */
-  readonly usageRecordedByProvider?: boolean;
+  /**
+   * When the engine's provider is `tokenBudget.wrap(provider)` over the same limiter: token usage
+   * is recorded round by round and the next round of a turn is refused once a budget is spent.
+   * Without it, usage is recorded from each turn's `done` and checked before the next turn.
+   */
+  readonly tokenBudget?: TokenBudget;
   /** Audit overrides (a destination for the default pino logger, or a logger function). */
   readonly audit?: Pick<AuditOptions, 'destination' | 'logger'>;
   /** Unexpected failures, with where they happened; also logged. */
@@ -183,7 +188,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
       signer,
       permission,
       rateLimiter,
-      usageRecordedByProvider: options.usageRecordedByProvider ?? false,
+      tokenBudget: options.tokenBudget,
       audit,
       allowedOrigins: settings.allowedOrigins,
       maxBufferedBytes: settings.websocketMaxBufferedBytes,

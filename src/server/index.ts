@@ -27,3 +27,5 @@ export { checkConfiguration } from './check.js';
 export type { CheckProblem } from './check.js';
 export { cleanupStore } from './cleanup.js';
 export type { CleanupReport } from './cleanup.js';
+export { createTokenBudget } from './token-budget.js';
+export type { TokenBudget } from './token-budget.js';

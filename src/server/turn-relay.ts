@@ -48,6 +48,8 @@ export interface RelayOptions {
   readonly report: (error: unknown) => void;
   /** Reported usage from `done` (when the provider wrapper does not record it). */
   readonly onUsage?: (usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
+  /** A token budget refusal that ended the turn, to report as `rate_limited` instead of a failure. */
+  readonly refusal?: () => { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
 }
 
 export interface RelayOutcome {
@@ -101,6 +103,20 @@ export async function relayTurn(events: () => AsyncIterable<EngineEvent>, option
           pending = textOf(fields.id);
           options.audit.tool({ transport: options.transport, actor: options.actor, threadId, kind: 'confirm_mutation', id: textOf(fields.id), name: textOf(fields.mutation), payload: fields.input });
           break;
+        case 'error': {
+          const refused = options.refusal?.();
+          if (refused !== undefined && fields.code !== 'rate_limited') {
+            deliver({
+              ...(event as object),
+              type: 'error',
+              code: 'rate_limited',
+              message: `Chat token budget exhausted (${refused.budget}). Try again in ${refused.retryAfterSeconds} seconds.`,
+              retry_after_seconds: refused.retryAfterSeconds,
+            } as EngineEvent);
+            continue;
+          }
+          break;
+        }
         case 'done': {
           const usage = fields.usage as { input_tokens?: number; output_tokens?: number } | undefined;
           if (options.onUsage !== undefined && usage !== undefined) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { authenticateDemo, demoActor, demoActorNames } from '../../demo/index.js';
-import { createChatStack, createServer, loadConfig, parseConfig } from '../../server/index.js';
+import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget, loadConfig, parseConfig } from '../../server/index.js';
 import { openApp } from '../app-options.js';
 import { CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
@@ -51,11 +51,15 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
             });
       const app = await openApp(options);
       const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
-      const stack = await createChatStack({ app, config });
+      const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
+      const tokenBudget = createTokenBudget(rateLimiter);
+      const stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap });
       const server = await createServer({
         app,
         engine: stack.engine,
         settings: config,
+        rateLimiter,
+        tokenBudget,
         authenticate: authenticateHeaderOnly,
         login: { names: demoActorNames.filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : demoActor(name)) },
         consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—' },

@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PlumbError } from '../core/index.js';
+import type { Provider } from '../providers/index.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+interface TurnScope {
+  readonly scope: string;
+  refusal: { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
+}
+
+/**
+ * Token budgets inside a turn. A transport runs each turn under `run(scope, …)`; the wrapped
+ * provider records usage as the provider reports it and refuses the next round (a summary is a
+ * round too) once a budget is spent. The engine ends that turn with a failure, which the transport
+ * reports as `rate_limited` with `retry_after_seconds` (`refusal()`).
+ */
+export interface TokenBudget {
+  readonly run: <T>(scope: string, fn: () => T) => T;
+  /** The refusal that ended the current turn, if one did. */
+  readonly refusal: () => { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
+  /** A provider that counts and enforces the current turn's budgets; outside a turn it only passes through. */
+  readonly wrap: (provider: Provider) => Provider;
+}
+
+export function createTokenBudget(limiter: RateLimiter): TokenBudget {
+  const storage = new AsyncLocalStorage<TurnScope>();
+  return {
+    run: (scope, fn) => storage.run({ scope, refusal: undefined }, fn),
+    refusal: () => storage.getStore()?.refusal,
+    wrap: (provider) => ({
+        name: provider.name,
+        model: provider.model,
+        checkConfiguration: () => provider.checkConfiguration(),
+        async *complete(request) {
+          const turn = storage.getStore();
+          if (turn !== undefined) {
+            const decision = await limiter.checkTokens(turn.scope);
+            if (!decision.allowed) {
+              turn.refusal = { retryAfterSeconds: decision.retryAfterSeconds, budget: decision.budget };
+              throw new PlumbError('rate_limited', `Chat token budget exhausted (${decision.budget}). Try again in ${decision.retryAfterSeconds} seconds.`, {
+                details: { retry_after_seconds: decision.retryAfterSeconds },
+              });
+            }
+          }
+          for await (const event of provider.complete(request)) {
+            if (turn !== undefined && event.type === 'usage') await limiter.recordUsage(turn.scope, { inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+            yield event;
+          }
+        },
+      }),
+  };
+}
