@@ -97,3 +97,26 @@ describe('WebSocket permission and origins', () => {
     expect(String(refused)).toMatch(/403/);
   });
 });
+
+describe('WebSocket keepalive', () => {
+  let running: Running;
+  beforeAll(async () => {
+    running = await startServer(createFakeEngine(), { websocketPingSeconds: 0.05 });
+  });
+  afterAll(async () => running.close());
+
+  it('pings, and keeps a socket that answers', async () => {
+    const { socket, next } = await openSocket(`${running.wsUrl}/chat/`);
+    let pings = 0;
+    socket.on('ping', () => pings++);
+    await expect.poll(() => pings).toBeGreaterThanOrEqual(3);
+    socket.send(JSON.stringify({ type: 'message', text: 'hello' }));
+    expect(await next('done')).toMatchObject({ type: 'done' });
+    socket.close();
+  });
+
+  it('terminates a socket that stops answering pings', async () => {
+    const { closed } = await openSocket(`${running.wsUrl}/chat/`, { autoPong: false });
+    expect((await closed).code).toBe(1006);
+  });
+});
