@@ -114,12 +114,8 @@ async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: Cha
 
 async function allowed(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse' | 'confirm' | 'threads'): Promise<boolean> {
   if (deps.permission === undefined) return true;
-  let ok = false;
-  try {
-    ok = await deps.permission(request.actor, { transport, path: request.url, ip: request.ip });
-  } catch (error) {
-    deps.report(error, { source: 'permission' });
-  }
+  // A permission callable that throws is an unexpected failure: 500 internal_error, detail to the log.
+  const ok = await deps.permission(request.actor, { transport, path: request.url, ip: request.ip });
   if (ok) return true;
   await reply.status(403).send({ error: { code: 'permission_denied', message: 'You may not use the chat service.' } });
   return false;

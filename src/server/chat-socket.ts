@@ -52,12 +52,8 @@ export function registerChatSocket(fastify: FastifyInstance, deps: ChatDeps): vo
 async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatDeps): Promise<void> {
   const actor: Actor = request.actor;
   if (deps.permission !== undefined) {
-    let ok = false;
-    try {
-      ok = await deps.permission(actor, { transport: 'websocket', path: request.url, ip: request.ip });
-    } catch (error) {
-      deps.report(error, { source: 'permission' });
-    }
+    // A permission callable that throws is a startup failure (1011), reported by runSocket's caller.
+    const ok = await deps.permission(actor, { transport: 'websocket', path: request.url, ip: request.ip });
     if (!ok) {
       socket.close(closeCodes.permissionDenied, 'permission denied');
       return;

@@ -120,3 +120,26 @@ describe('WebSocket keepalive', () => {
     expect((await closed).code).toBe(1006);
   });
 });
+
+describe('WebSocket startup failure', () => {
+  let running: Running;
+  const reported: unknown[] = [];
+  beforeAll(async () => {
+    running = await startServer(
+      createFakeEngine(),
+      {
+        permission: () => {
+          throw new Error('permission backend down');
+        },
+      },
+      { onError: (error) => reported.push(error) },
+    );
+  });
+  afterAll(async () => running.close());
+
+  it('closes with 1011 when the socket fails while starting, and reports the failure', async () => {
+    const { closed } = await openSocket(`${running.wsUrl}/chat/`);
+    expect((await closed).code).toBe(1011);
+    expect(reported.some((error) => error instanceof Error && error.message === 'permission backend down')).toBe(true);
+  });
+});
