@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/router/index.js';
+import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/index.js';
 import type { CatalogueEntry, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
 import { createRouter, sessionFromJSON } from '../../router/index.js';
 import { CliUsageError } from '../program.js';
