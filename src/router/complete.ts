@@ -6,11 +6,11 @@ import type { CompiledTool } from './compile.js';
 import { findDates } from './dates.js';
 import { readClock } from './clock.js';
 import type { Draft, ReadOptions } from './planner.js';
-import { asAsk, finish, readTurn } from './planner.js';
+import { asAsk, finish, format, label, readTurn, sortKeys } from './planner.js';
 import type { RouterCore } from './router-core.js';
-import { fold, tokenize } from './text.js';
+import { fold, humanize, listWords, tokenize } from './text.js';
 import { selectTool } from './select.js';
-import type { ArgumentSource, PlanItem, TurnPlan } from './types.js';
+import type { ArgumentSource, ChainLink, PlanItem, TurnPlan } from './types.js';
 import { findValues } from './values.js';
 
 export function draftOf(item: PlanItem): Draft {
@@ -94,4 +94,78 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   }
   if (Object.keys(values).length === 0) return null;
   return completeWith(core, plan, index, values, 'reply', options);
+}
+
+/** The identities a call's result gives: one per record (`identity`, else `id`), or the bare value. */
+export function identitiesIn(result: JsonValue | undefined, identity: string): JsonValue[] {
+  if (result === undefined || result === null) return [];
+  if (Array.isArray(result)) return result.flatMap((r) => identitiesIn(r as JsonValue, identity));
+  if (typeof result === 'object') {
+    const record = result as Record<string, JsonValue>;
+    const value = record[identity] ?? record['id'];
+    return value === undefined || value === null ? [] : [value];
+  }
+  return [result];
+}
+
+function shown(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The plan left asking when a lookup found no value or several: the step's question says so, and no chain is left. */
+function stuck(core: RouterCore, plan: TurnPlan, link: ChainLink, found: readonly JsonValue[]): TurnPlan {
+  const lang = core.languages[plan.language];
+  const tool = lang.toolsByName.get(link.tool);
+  const args = Object.keys(link.arguments).map((k) => `${humanize(k)} ${shown(link.arguments[k] as JsonValue)}`);
+  const lookup = `${tool === undefined ? humanize(link.tool) : label(tool)}${args.length > 0 ? ` (${args.join(', ')})` : ''}`;
+  const steps = plan.steps.map((s, i) => {
+    if (i !== link.step) return s;
+    const question = s.selection.question ?? '';
+    const text =
+      found.length === 0
+        ? format(lang, 'lookup_none', { lookup, question })
+        : format(lang, 'lookup_several', { lookup, values: listWords(found.slice(0, 10).map(shown), lang.words.messages['and'] ?? 'and'), question });
+    return { ...s, decidedBy: `A6 lookup ${found.length === 0 ? 'none' : 'several'}: ${link.tool}`, selection: { ...s.selection, question: text } };
+  });
+  return { ...plan, steps, chain: [], guidance: plan.guidance === null ? null : { ...plan.guidance, evidence: steps.map((s) => s.decidedBy) } };
+}
+
+/**
+ * Completes an asking plan with the results of its chain's calls: `results[i]` is what `plan.chain[i]`
+ * returned, for whole rounds from the first. When calls remain, the plan comes back still asking with
+ * the remaining links, their `supplied` inputs filled with the values found. A call that gave no value
+ * or several leaves the plan asking, its question saying so. Null when `results` does not cover whole rounds.
+ */
+export function answerChain(core: RouterCore, plan: TurnPlan, results: readonly JsonValue[], options: ReadOptions): TurnPlan | null {
+  const chain = plan.chain;
+  if (chain.length === 0 || results.length === 0 || results.length > chain.length) return null;
+  const lastRound = (chain[results.length - 1] as ChainLink).round;
+  const next = chain[results.length];
+  if (next !== undefined && next.round === lastRound) return null;
+  const values: JsonValue[] = [];
+  for (const [i, result] of results.entries()) {
+    const link = chain[i] as ChainLink;
+    const found = identitiesIn(result, link.identity);
+    if (found.length !== 1) return stuck(core, plan, link, found);
+    values.push(found[0] as JsonValue);
+  }
+  if (next !== undefined) {
+    const done = results.length;
+    const rest = chain.slice(done).map((link): ChainLink => {
+      const args: Record<string, JsonValue> = { ...link.arguments };
+      const supplied: Record<string, number> = {};
+      for (const [parameter, from] of Object.entries(link.supplied)) {
+        if (from < done) args[parameter] = values[from] as JsonValue;
+        else supplied[parameter] = from - done;
+      }
+      return { ...link, arguments: sortKeys(args), supplied, round: link.round - lastRound - 1, feeds: link.feeds === null ? null : link.feeds - done };
+    });
+    return { ...plan, chain: rest };
+  }
+  let current = plan;
+  for (const [i, link] of chain.entries()) {
+    if (link.feeds !== null) continue;
+    current = completeWith(core, current, link.step, { [link.parameter]: values[i] as JsonValue }, 'reply', options);
+  }
+  return current;
 }

@@ -52,6 +52,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       confirm: '{tool} with {arguments}?',
       saga: ' It cannot be undone: the writes after it ({writes}) cannot reverse it.',
       from_step: '(from step {step})',
+      lookup_none: 'Looking up {lookup} found nothing. {question}',
+      lookup_several: 'Looking up {lookup} found several: {values}. {question}',
     },
   },
   'pt-BR': {
@@ -105,6 +107,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       confirm: '{tool} com {arguments}?',
       saga: ' Não pode ser desfeito: as escritas depois dele ({writes}) não o revertem.',
       from_step: '(do passo {step})',
+      lookup_none: 'A consulta {lookup} não encontrou nada. {question}',
+      lookup_several: 'A consulta {lookup} encontrou vários: {values}. {question}',
     },
   },
 };

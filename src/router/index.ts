@@ -21,7 +21,7 @@ export { readDates } from './read-dates.js';
 export type { ReadDate } from './read-dates.js';
 export { readPortugueseNumber, findPortugueseNumbers } from './numbers-pt.js';
 export type { FoundNumber } from './numbers-pt.js';
-export { MAX_TURN_LENGTH } from './planner.js';
+export { MAX_CHAIN_ROUNDS, MAX_TURN_LENGTH } from './planner.js';
 export { routerErrorCodes } from './errors.js';
 export type { RouterErrorCode } from './errors.js';
 export { EFFECTS, LANGUAGES, OUTCOMES } from './types.js';

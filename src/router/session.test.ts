@@ -128,7 +128,7 @@ describe('answers in a session', () => {
     const chat = router.session();
     const plan = chat.read('add a task "Draft" to the project named Alpha');
     expect(plan.outcome).toBe('ask');
-    expect(plan.chain).toEqual([{ step: 0, parameter: 'project_id', tool: 'find_project', arguments: { name: 'Alpha' }, identity: 'id' }]);
+    expect(plan.chain).toEqual([{ step: 0, parameter: 'project_id', tool: 'find_project', arguments: { name: 'Alpha' }, identity: 'id', round: 0, supplied: {}, feeds: null }]);
     const calls: string[] = [];
     const done = await chat.lookUp(plan, (tool, args) => {
       calls.push(`${tool} ${JSON.stringify(args)}`);
@@ -139,11 +139,14 @@ describe('answers in a session', () => {
     expect(done?.steps[0]?.selection.arguments).toEqual({ project_id: '12', title: 'Draft' });
   });
 
-  it('completes the same ask through answered, and not when the result is ambiguous', () => {
+  it('completes the same ask through answered, and keeps asking when the result is ambiguous', () => {
     const router = createRouter({ catalogue: withFinder, rulebook: demoRulebookYaml, vocabulary: demoVocabularyYaml, secret: SECRET });
     const chat = router.session();
     const plan = chat.read('add a task "Draft" to the project named Alpha');
-    expect(chat.answered(plan, [[{ id: '1' }, { id: '2' }]])).toBeNull();
+    const ambiguous = chat.answered(plan, [[{ id: '1' }, { id: '2' }]]);
+    expect(ambiguous?.outcome).toBe('ask');
+    expect(ambiguous?.steps[0]?.selection.arguments['project_id']).toBeUndefined();
+    expect(ambiguous?.steps[0]?.selection.question).toMatch(/^Looking up find project \(name Alpha\) found several: 1 and 2\. /);
     expect(chat.answered(plan, [{ id: '12' }])?.steps[0]?.selection.arguments['project_id']).toBe('12');
   });
 });

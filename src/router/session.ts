@@ -1,8 +1,8 @@
 import type { JsonObject, JsonValue } from '../core/index.js';
 import { canonicalHmac, canonicalJson, PlumbError } from '../core/index.js';
-import { completeWith, readReply } from './complete.js';
+import { answerChain, readReply } from './complete.js';
 import type { ReadOptions } from './planner.js';
-import { readTurn } from './planner.js';
+import { MAX_CHAIN_ROUNDS, readTurn } from './planner.js';
 import type { Router } from './router.js';
 import { destinationKinds } from './rulebook.js';
 import { checkArguments } from './schema-check.js';
@@ -196,22 +196,37 @@ class RouterSession implements Session {
     return plan;
   }
 
+  /**
+   * Makes the calls `plan.chain` names, a round at a time (at most MAX_CHAIN_ROUNDS rounds): a call whose
+   * input an earlier call produces gets that call's one value. Returns the plan they complete, the plan
+   * still asking when a call gave no value or several, or null when the plan names no calls.
+   */
   async lookUp(plan: TurnPlan, call: (tool: string, args: JsonObject) => JsonValue | Promise<JsonValue>): Promise<TurnPlan | null> {
     if (plan.chain.length === 0) return null;
-    const results: JsonValue[] = [];
-    for (const link of plan.chain) results.push(await call(link.tool, link.arguments));
-    return this.answered(plan, results);
+    let current = plan;
+    for (let round = 0; round < MAX_CHAIN_ROUNDS && current.chain.length > 0; round++) {
+      const results: JsonValue[] = [];
+      for (const link of current.chain) {
+        if (link.round !== 0) break;
+        results.push(await call(link.tool, link.arguments));
+      }
+      const next = this.answered(current, results);
+      if (next === null) return null;
+      const finished = next.chain.length === 0 || next.steps !== current.steps;
+      current = next;
+      if (finished) break;
+    }
+    return current;
   }
 
+  /**
+   * The results of `plan.chain`'s calls, `results[i]` for `plan.chain[i]`: all of them, or whole rounds
+   * from the first (the plan then comes back asking, with the calls left to make).
+   */
   answered(plan: TurnPlan, results: readonly JsonValue[]): TurnPlan | null {
     this.#own(plan);
-    let current = plan;
-    for (const [i, link] of plan.chain.entries()) {
-      const value = identityOf(results[i], link.identity);
-      if (value === null) return null;
-      current = completeWith(this.#router.core, current, link.step, { [link.parameter]: value }, 'reply', this.#options(plan.index, this.#state.context));
-    }
-    if (current !== plan) {
+    const current = answerChain(this.#router.core, plan, results, this.#options(plan.index, this.#state.context));
+    if (current !== null) {
       this.#state = { ...this.#state, answered: { ...this.#state.answered, open: current.outcome === 'ask' ? current : null } };
     }
     return current;
@@ -367,16 +382,6 @@ export function resultIdentity(result: JsonValue | undefined, parameter: string)
   const last = parameter.split(/_|(?=[A-Z])/).at(-1)?.toLowerCase() ?? 'id';
   for (const key of [parameter, last, 'id']) if (record[key] !== undefined && record[key] !== null) return record[key];
   return null;
-}
-
-function identityOf(result: JsonValue | undefined, identity: string): JsonValue | null {
-  if (result === undefined || result === null) return null;
-  if (Array.isArray(result)) return result.length === 1 ? identityOf(result[0] as JsonValue, identity) : null;
-  if (typeof result === 'object') {
-    const record = result as Record<string, JsonValue>;
-    return record[identity] ?? record['id'] ?? null;
-  }
-  return result;
 }
 
 function limitValues(values: Record<string, JsonValue>): JsonObject {

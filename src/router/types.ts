@@ -75,13 +75,22 @@ export interface Guidance {
   readonly evidence: readonly string[];
 }
 
-/** A call another tool could make to produce what an asking step is missing. */
+/**
+ * A call another tool could make to produce what an asking step is missing. Links are listed round by
+ * round: a link of round N takes, for each parameter in `supplied`, the one value link `supplied[p]`
+ * (an earlier round) produced; `feeds` names the link that takes this one's value (null: the step's
+ * `parameter` itself).
+ */
 export interface ChainLink {
   readonly step: number;
+  /** The parameter this call's value fills: the asking step's where `feeds` is null, else link `feeds`'s. */
   readonly parameter: string;
   readonly tool: string;
   readonly arguments: JsonObject;
   readonly identity: string;
+  readonly round: number;
+  readonly supplied: Readonly<Record<string, number>>;
+  readonly feeds: number | null;
 }
 
 export interface SagaLink {
