@@ -264,11 +264,12 @@ class PlumbEngine implements Engine {
       throw new PlumbError('bad_message', 'The request key is missing. Send a unique requestKey per message so that a resend is recognised.');
     }
     const owner = this.#owner(request.actor);
-    const thread =
+    // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction.
+    const begun =
       request.threadId !== undefined
-        ? await this.#ownedThread(request.actor, request.threadId)
-        : ((await this.#store.latestThread(owner)) ?? (await this.#store.createThread({ owner, title: request.text.trim().slice(0, 80) })));
-    const begun = await this.#store.beginTurn({ threadId: thread.id, requestKey: request.requestKey, input: request.text });
+        ? await this.#store.beginTurn({ threadId: (await this.#ownedThread(request.actor, request.threadId)).id, requestKey: request.requestKey, input: request.text })
+        : await this.#store.beginTurn({ owner, newThreadTitle: request.text.trim().slice(0, 80), requestKey: request.requestKey, input: request.text });
+    const thread = begun.thread;
     const base = { thread_id: thread.id, turn_id: begun.turn.id };
     if (begun.outcome === 'busy') {
       void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message: 'This conversation is still answering a message. Wait for it to finish or cancel it.' });

@@ -19,6 +19,7 @@ export type {
   ConfirmationStatus,
   ConfirmationRecord,
   NewConfirmation,
+  BeginTurnInput,
   BeginTurnResult,
   ClaimResult,
   TurnPatch,

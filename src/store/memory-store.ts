@@ -4,6 +4,7 @@ import type { JsonValue } from '../core/index.js';
 import { checkItem, checkStatus, closedError, jsonText, notFound } from './records.js';
 import { activeTurnStatuses } from './types.js';
 import type {
+  BeginTurnInput,
   BeginTurnResult,
   ClaimResult,
   ConfirmationRecord,
@@ -60,22 +61,26 @@ export class MemoryStore implements Store {
 
   async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
     this.#open();
-    const now = this.#clock();
+    return Promise.resolve(this.#createThread(input.owner, input.title ?? null, this.#clock()).record);
+  }
+
+  #createThread(owner: string, title: string | null, now: number, id = this.#ids()): ThreadState {
     const record: ThreadRecord = Object.freeze({
-      id: this.#ids(),
-      owner: input.owner,
-      title: input.title ?? null,
+      id,
+      owner,
+      title,
       summary: null,
       summaryThroughItemId: null,
       routerSession: null,
       createdAt: now,
       updatedAt: now,
     });
-    this.#threads.set(record.id, { record, items: [], turnIds: [] });
+    const state: ThreadState = { record, items: [], turnIds: [] };
+    this.#threads.set(record.id, state);
     let owned = this.#byOwner.get(record.owner);
     if (owned === undefined) this.#byOwner.set(record.owner, (owned = new Set()));
     owned.add(record.id);
-    return Promise.resolve(record);
+    return state;
   }
 
   async getThread(id: string): Promise<ThreadRecord | undefined> {
@@ -92,6 +97,16 @@ export class MemoryStore implements Store {
     this.#open();
     const all = this.#owned(owner);
     return Promise.resolve(options.limit === undefined ? all : all.slice(0, options.limit));
+  }
+
+  /** The owner's most recently updated thread, without sorting them all. */
+  #latest(owner: string): ThreadState | undefined {
+    let best: ThreadState | undefined;
+    for (const id of this.#byOwner.get(owner) ?? []) {
+      const state = this.#threads.get(id);
+      if (state !== undefined && (best === undefined || newestFirst(state.record, best.record) < 0)) best = state;
+    }
+    return best;
   }
 
   #owned(owner: string): ThreadRecord[] {
@@ -128,25 +143,26 @@ export class MemoryStore implements Store {
     return Promise.resolve(true);
   }
 
-  async beginTurn(input: {
-    readonly threadId: string;
-    readonly requestKey: string;
-    readonly input: string;
-    readonly turnId?: string;
-  }): Promise<BeginTurnResult> {
+  async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     this.#open();
-    const state = this.#thread(input.threadId);
-    const owner = state.record.owner;
-    const existingId = this.#requestKeys.get(requestKeyOf(owner, input.requestKey));
-    const existing = existingId === undefined ? undefined : this.#turns.get(existingId);
-    if (existing !== undefined) return Promise.resolve({ outcome: 'existing', turn: existing });
-    for (let i = state.turnIds.length - 1; i >= 0; i--) {
-      const turn = this.#turns.get(state.turnIds[i] ?? '');
-      if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return Promise.resolve({ outcome: 'busy', turn });
+    const found = input.threadId !== undefined ? this.#thread(input.threadId) : this.#latest(input.owner);
+    const owner = found?.record.owner ?? input.owner!;
+    if (found !== undefined) {
+      const existingId = this.#requestKeys.get(requestKeyOf(owner, input.requestKey));
+      const existing = existingId === undefined ? undefined : this.#turns.get(existingId);
+      if (existing !== undefined) return Promise.resolve({ outcome: 'existing', thread: found.record, turn: existing });
+      for (let i = found.turnIds.length - 1; i >= 0; i--) {
+        const turn = this.#turns.get(found.turnIds[i] ?? '');
+        if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return Promise.resolve({ outcome: 'busy', thread: found.record, turn });
+      }
     }
     const now = this.#clock();
+    const newThreadId = found === undefined ? this.#ids() : undefined;
+    const turnId = input.turnId ?? this.#ids();
+    if (this.#turns.has(turnId)) throw new PlumbError('store_invalid_record', `A turn with id '${turnId}' already exists.`);
+    const state = found ?? this.#createThread(owner, input.newThreadTitle ?? null, now, newThreadId);
     const turn: TurnRecord = Object.freeze({
-      id: input.turnId ?? this.#ids(),
+      id: turnId,
       threadId: state.record.id,
       owner,
       requestKey: input.requestKey,
@@ -158,13 +174,12 @@ export class MemoryStore implements Store {
       createdAt: now,
       updatedAt: now,
     });
-    if (this.#turns.has(turn.id)) throw new PlumbError('store_invalid_record', `A turn with id '${turn.id}' already exists.`);
     this.#turns.set(turn.id, turn);
     this.#requestKeys.set(requestKeyOf(owner, input.requestKey), turn.id);
     state.turnIds.push(turn.id);
     const [userItem] = this.#append(state, turn.id, [{ kind: 'user_text', data: { text: input.input } }], now);
     state.record = Object.freeze({ ...state.record, updatedAt: now });
-    return Promise.resolve({ outcome: 'created', turn, userItem: userItem! });
+    return Promise.resolve({ outcome: 'created', thread: state.record, turn, userItem: userItem! });
   }
 
   async getTurn(id: string): Promise<TurnRecord | undefined> {

@@ -6,6 +6,7 @@ import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound } f
 import { schemaStatements, schemaVersion } from './sqlite-schema.js';
 import { activeTurnStatuses } from './types.js';
 import type {
+  BeginTurnInput,
   BeginTurnResult,
   ClaimResult,
   ConfirmationRecord,
@@ -95,6 +96,11 @@ export class SqliteStore implements Store {
   readonly #ids: () => string;
   readonly #clock: () => number;
   readonly #sql: ReturnType<typeof prepare>;
+  /** The hot write paths as transaction functions, built once (better-sqlite3 builds four wrappers per `transaction()` call). */
+  readonly #tx: {
+    readonly beginTurn: (input: BeginTurnInput) => BeginTurnResult;
+    readonly appendItems: (turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => ItemRecord[];
+  };
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -124,6 +130,10 @@ export class SqliteStore implements Store {
       }
     })();
     this.#sql = prepare(this.#db, prefix);
+    this.#tx = {
+      beginTurn: this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input)),
+      appendItems: this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch)),
+    };
   }
 
   #open(): void {
@@ -181,27 +191,53 @@ export class SqliteStore implements Store {
     return Promise.resolve(deleted);
   }
 
-  async beginTurn(input: {
-    readonly threadId: string;
-    readonly requestKey: string;
-    readonly input: string;
-    readonly turnId?: string;
-  }): Promise<BeginTurnResult> {
+  async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     this.#open();
-    const result = this.#db.transaction((): BeginTurnResult => {
-      const thread = this.#threadOrThrow(input.threadId);
+    return Promise.resolve(this.#tx.beginTurn(input));
+  }
+
+  #beginTurn(input: BeginTurnInput): BeginTurnResult {
+    let thread: ThreadRecord | undefined;
+    if (input.threadId !== undefined) thread = this.#threadOrThrow(input.threadId);
+    else {
+      const row = this.#sql.ownedThreads.get(input.owner, 1) as ThreadRow | undefined;
+      if (row !== undefined) thread = toThread(row);
+    }
+    if (thread !== undefined) {
       const existing = this.#sql.turnByRequestKey.get(thread.owner, input.requestKey) as TurnRow | undefined;
-      if (existing !== undefined) return { outcome: 'existing', turn: toTurn(existing) };
+      if (existing !== undefined) return { outcome: 'existing', thread, turn: toTurn(existing) };
       const active = this.#sql.activeTurn.get(thread.id, ...activeTurnStatuses) as TurnRow | undefined;
-      if (active !== undefined) return { outcome: 'busy', turn: toTurn(active) };
-      const now = this.#clock();
-      const turnId = input.turnId ?? this.#ids();
-      this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
-      const [userItem] = this.#appendRows(thread.id, turnId, [{ kind: 'user_text', data: { text: input.input } }], now);
+      if (active !== undefined) return { outcome: 'busy', thread, turn: toTurn(active) };
+    }
+    const now = this.#clock();
+    // An owner without threads has no turns either: a first message creates its thread here.
+    if (thread === undefined) {
+      const id = this.#ids();
+      const owner = input.owner!;
+      const title = input.newThreadTitle ?? null;
+      this.#sql.insertThread.run(id, owner, title, now, now);
+      thread = Object.freeze({ id, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, createdAt: now, updatedAt: now });
+    } else {
       this.#sql.touchThread.run(now, thread.id);
-      return { outcome: 'created', turn: this.#turnOrThrow(turnId), userItem: userItem! };
-    })();
-    return Promise.resolve(result);
+      thread = Object.freeze({ ...thread, updatedAt: now });
+    }
+    const turnId = input.turnId ?? this.#ids();
+    this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
+    const [userItem] = this.#appendRows(thread.id, turnId, [{ kind: 'user_text', data: { text: input.input } }], now);
+    const turn: TurnRecord = Object.freeze({
+      id: turnId,
+      threadId: thread.id,
+      owner: thread.owner,
+      requestKey: input.requestKey,
+      input: input.input,
+      status: 'accepted',
+      failureCode: null,
+      failureMessage: null,
+      usage: Object.freeze({ inputTokens: 0, outputTokens: 0 }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { outcome: 'created', thread, turn, userItem: userItem! };
   }
 
   #turnOrThrow(id: string): TurnRecord {
@@ -252,15 +288,21 @@ export class SqliteStore implements Store {
 
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
     this.#open();
-    const records = this.#db.transaction(() => {
+    return Promise.resolve(this.#tx.appendItems(turnId, items, turnPatch));
+  }
+
+  #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): ItemRecord[] {
+    // One statement finds the turn's thread and reserves the ordinals on it.
+    const reserved = this.#sql.reserveTurnOrdinals.get(items.length, turnId) as { id: string; next_ordinal: number } | undefined;
+    if (reserved === undefined) {
       const turn = this.#sql.turnThread.get(turnId) as { thread_id: string } | undefined;
-      if (turn === undefined) throw notFound('turn', turnId);
-      const now = this.#clock();
-      const appended = this.#appendRows(turn.thread_id, turnId, items, now);
-      if (turnPatch !== undefined) this.#patchTurnInPlace(turnId, turnPatch, now);
-      return appended;
-    })();
-    return Promise.resolve(records);
+      throw turn === undefined ? notFound('turn', turnId) : notFound('thread', turn.thread_id);
+    }
+    const texts = items.map(checkItem);
+    const now = this.#clock();
+    const appended = this.#insertItems(reserved.id, turnId, items, texts, reserved.next_ordinal - items.length, now);
+    if (turnPatch !== undefined) this.#patchTurnInPlace(turnId, turnPatch, now);
+    return appended;
   }
 
   /** A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. */
@@ -284,7 +326,10 @@ export class SqliteStore implements Store {
     const texts = items.map(checkItem);
     const reserved = this.#sql.reserveOrdinals.get(items.length, threadId) as { next_ordinal: number } | undefined;
     if (reserved === undefined) throw notFound('thread', threadId);
-    const first = reserved.next_ordinal - items.length;
+    return this.#insertItems(threadId, turnId, items, texts, reserved.next_ordinal - items.length, now);
+  }
+
+  #insertItems(threadId: string, turnId: string, items: readonly NewItem[], texts: readonly string[], first: number, now: number): ItemRecord[] {
     const records: ItemRecord[] = [];
     for (const [index, item] of items.entries()) {
       const id = item.id ?? this.#ids();
@@ -420,6 +465,9 @@ function prepare(db: Database.Database, prefix: string) {
     ),
     touchThread: db.prepare(`UPDATE ${threads} SET updated_at = ? WHERE id = ?`),
     reserveOrdinals: db.prepare(`UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = ? RETURNING next_ordinal`),
+    reserveTurnOrdinals: db.prepare(
+      `UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = (SELECT thread_id FROM ${turns} WHERE id = ?) RETURNING id, next_ordinal`,
+    ),
     deleteThread: db.prepare(`DELETE FROM ${threads} WHERE id = ?`),
     deleteItems: db.prepare(`DELETE FROM ${items} WHERE thread_id = ?`),
     deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE thread_id = ?`),

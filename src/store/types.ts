@@ -102,10 +102,24 @@ export type NewConfirmation = Omit<ConfirmationRecord, 'status' | 'resolvedAt' |
   readonly createdAt?: number;
 };
 
+/** `thread` is the thread the turn was begun on (the owner's latest, or the one just created). */
 export type BeginTurnResult =
-  | { readonly outcome: 'created'; readonly turn: TurnRecord; readonly userItem: ItemRecord }
-  | { readonly outcome: 'existing'; readonly turn: TurnRecord }
-  | { readonly outcome: 'busy'; readonly turn: TurnRecord };
+  | { readonly outcome: 'created'; readonly thread: ThreadRecord; readonly turn: TurnRecord; readonly userItem: ItemRecord }
+  | { readonly outcome: 'existing'; readonly thread: ThreadRecord; readonly turn: TurnRecord }
+  | { readonly outcome: 'busy'; readonly thread: ThreadRecord; readonly turn: TurnRecord };
+
+/**
+ * Where a turn begins: a given thread, or the owner's most recently updated thread, created
+ * (titled `newThreadTitle`) in the same transaction when the owner has none.
+ */
+export type BeginTurnInput = (
+  | { readonly threadId: string; readonly owner?: undefined; readonly newThreadTitle?: undefined }
+  | { readonly owner: string; readonly newThreadTitle?: string | null; readonly threadId?: undefined }
+) & {
+  readonly requestKey: string;
+  readonly input: string;
+  readonly turnId?: string;
+};
 
 export type ClaimResult =
   | { readonly outcome: 'claimed'; readonly confirmation: ConfirmationRecord }
@@ -152,14 +166,11 @@ export interface Store {
   /**
    * Accepts a turn, atomically: the same owner and `requestKey` give back the existing turn;
    * an active turn on the thread gives `busy`; otherwise the turn (`accepted`) and its user item
-   * are committed together and the thread's `updatedAt` moves.
+   * are committed together and the thread's `updatedAt` moves. Given an `owner` instead of a
+   * thread, the turn goes to the owner's latest thread, or to a new one created in the same
+   * transaction (one commit for a first message).
    */
-  beginTurn(input: {
-    readonly threadId: string;
-    readonly requestKey: string;
-    readonly input: string;
-    readonly turnId?: string;
-  }): Promise<BeginTurnResult>;
+  beginTurn(input: BeginTurnInput): Promise<BeginTurnResult>;
   getTurn(id: string): Promise<TurnRecord | undefined>;
   listTurns(threadId: string): Promise<readonly TurnRecord[]>;
   /** Turns in a status across every thread (restart recovery, confirmation sweeps). */
