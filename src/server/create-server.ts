@@ -76,8 +76,12 @@ export interface PlumbServer extends AsyncDisposable {
   readonly settings: PlumbConfig;
   readonly rateLimiter: RateLimiter;
   readonly audit: Audit;
-  /** Starts listening and resolves with the base URL (`http://127.0.0.1:8787`). */
-  listen(options: { port: number; host: string }): Promise<string>;
+  /**
+   * Starts listening and resolves with the base URL (`http://127.0.0.1:8787`). `backlog` (default
+   * 2048, Node's own is 511) is how many connections may wait to be accepted: a burst of a thousand
+   * clients connecting at once must not see dropped SYNs.
+   */
+  listen(options: { port: number; host: string; backlog?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -211,8 +215,8 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     settings,
     rateLimiter,
     audit,
-    async listen({ port, host }) {
-      await fastify.listen({ port, host });
+    async listen({ port, host, backlog = 2048 }) {
+      await fastify.listen({ port, host, backlog });
       const address = fastify.server.address();
       const actualPort = typeof address === 'object' && address !== null ? address.port : port;
       return `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
