@@ -106,6 +106,21 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.listItems(thread.id)).toHaveLength(1);
       });
 
+      it('begins a first message on a new thread in the same transaction, and later ones on the owner\'s latest thread', async () => {
+        const first = await store.beginTurn({ owner: 'session:new', newThreadTitle: 'Hello', requestKey: 'n1', input: 'hello' });
+        if (first.outcome !== 'created') throw new Error('expected a created turn');
+        expect(first.thread).toMatchObject({ owner: 'session:new', title: 'Hello' });
+        expect(first.turn.threadId).toBe(first.thread.id);
+        expect(first.userItem).toMatchObject({ threadId: first.thread.id, ordinal: 1 });
+        expect(await store.getThread(first.thread.id)).toEqual(first.thread);
+        expect((await store.beginTurn({ owner: 'session:new', requestKey: 'n2', input: 'again' })).outcome).toBe('busy');
+        await store.updateTurn(first.turn.id, { status: 'completed' });
+        const second = await store.beginTurn({ owner: 'session:new', newThreadTitle: 'ignored', requestKey: 'n2', input: 'again' });
+        expect(second).toMatchObject({ outcome: 'created', thread: { id: first.thread.id, title: 'Hello' } });
+        expect((await store.beginTurn({ owner: 'session:new', requestKey: 'n1', input: 'hello' })).turn.id).toBe(first.turn.id);
+        expect(await store.listThreads('session:new')).toHaveLength(1);
+      });
+
       it('answers busy while another turn of the thread is active', async () => {
         const { thread, turn } = await threadWithTurn();
         for (const status of ['accepted', 'running', 'waiting'] as const) {
