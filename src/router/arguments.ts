@@ -6,6 +6,7 @@ import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compil
 import type { DateMention } from './dates.js';
 import type { Rulebook } from './rulebook.js';
 import { contextKey, destinationKinds } from './rulebook.js';
+import { stem } from './text.js';
 import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
 
@@ -185,6 +186,31 @@ export function fillArguments(
         }
       }
     }
+  }
+
+  // A number followed by its parameter's own words, as a unit: "4 light years" → distance_in_light_years,
+  // "2 servings" → servings. Taken only when the number names that one open parameter and no other.
+  const unitOf = (p: CompiledParameter, v: TurnValue): number => {
+    if ((p.info.type !== 'integer' && p.info.type !== 'number') || !fits(p, v, name, rulebook)) return 0;
+    const rest = clause.folded.slice(v.end - clause.start, v.end - clause.start + 80);
+    if (!/^\s/.test(rest)) return 0;
+    let count = 0;
+    for (const word of rest.trim().split(/[^a-z0-9]+/, 4)) {
+      if (!p.info.words.includes(stem(word)) || (count === 0 && lang.stopwords.has(word))) break;
+      count++;
+    }
+    return count;
+  };
+  for (const p of tool.parameters) {
+    if (!open(p)) continue;
+    const named = inClause.filter((v) => !filled.claimed.has(v) && unitOf(p, v) > 0);
+    if (named.length !== 1) continue;
+    const value = named[0] as TurnValue;
+    const length = unitOf(p, value);
+    // "4 light years": distance_in_light_years's words run longer than speed_of_light's "light".
+    if (tool.parameters.some((q) => q !== p && open(q) && unitOf(q, value) >= length)) continue;
+    filled.claimed.add(value);
+    set(p, convert(p, value), 'turn', `A1 unit ${p.info.name}`);
   }
 
   for (const p of tool.parameters) {
