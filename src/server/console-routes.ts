@@ -24,17 +24,29 @@ const files = {
   'console.js': 'text/javascript; charset=utf-8',
 } as const;
 
-/** The console's static files, read once from `src/console/` (no build step). */
-function loadFiles(): Record<keyof typeof files, string> {
+/** The console's static files, read once from `src/console/` (no build step); undefined when absent. */
+function loadFiles(): Record<keyof typeof files, string> | undefined {
   const dir = new URL('../console/', import.meta.url);
-  return Object.fromEntries(Object.keys(files).map((name) => [name, readFileSync(new URL(name, dir), 'utf8')])) as Record<keyof typeof files, string>;
+  try {
+    return Object.fromEntries(Object.keys(files).map((name) => [name, readFileSync(new URL(name, dir), 'utf8')])) as Record<keyof typeof files, string>;
+  } catch {
+    return undefined;
+  }
 }
 
 export function registerConsole(
   fastify: FastifyInstance,
   options: { readonly signer: Signer; readonly chatUrl: string; readonly chatEnabled: boolean; readonly info: ConsoleInfo; readonly login?: LoginDirectory },
 ): void {
-  const content = loadFiles();
+  const loaded = loadFiles();
+  if (loaded === undefined) {
+    // A build that did not copy src/console/: say so instead of failing the whole server.
+    fastify.get('/console/', (_request, reply) =>
+      reply.status(404).send({ error: { code: 'not_found', message: 'The console files (index.html, console.css, console.js) are not next to this build; copy src/console/ beside the server folder.' } }),
+    );
+    return;
+  }
+  const content = loaded;
   const { signer } = options;
   const page = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const token = issueCsrfToken(signer);
