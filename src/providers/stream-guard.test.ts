@@ -89,6 +89,17 @@ describe('stream guard', () => {
     expect(innerSignal?.aborted).toBe(true);
   });
 
+  it('leaves the inner signal unaborted when the stream ends normally', async () => {
+    let innerSignal: AbortSignal | undefined;
+    const open = (signal: AbortSignal): AsyncIterable<ProviderEvent> => {
+      innerSignal = signal;
+      return createScriptedProvider({ completions: [{ text: 'a' }] }).complete(request(signal));
+    };
+    const events = await collect(guardStream(open, { provider: 'x', signal: new AbortController().signal }));
+    expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+    expect(innerSignal?.aborted).toBe(false);
+  });
+
   it('rejects a non-positive timeout as provider_config_invalid', () => {
     expect(() => withStreamGuard(createScriptedProvider({ completions: [{ text: 'x' }] }), { timeoutSeconds: 0 })).toThrowError(
       expect.objectContaining({ code: 'provider_config_invalid' }),

@@ -103,7 +103,8 @@ export async function* guardStream(
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
-    if (!inner.signal.aborted) inner.abort();
+    // A stream that ended normally needs no abort: aborting builds a DOMException and notifies listeners for nothing.
+    if (!finished && !inner.signal.aborted) inner.abort();
     if (!finished && iterator?.return !== undefined) {
       // The consumer stopped early: release the inner stream without waiting on it.
       iterator.return().catch(() => undefined);
