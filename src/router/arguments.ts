@@ -28,7 +28,7 @@ export interface ClauseView {
   readonly dates: readonly DateMention[];
 }
 
-const FILLER = /^(?:\s|[:=#]|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\bis\b|\bof\b|\bde\b|\bdo\b|\bda\b|\bcalled\b|\bnamed\b|\bchamad[oa]\b|\bfor\b|\bwith\b|\bbe\b|\bto\b|\bsera\b|\be\b(?=\s*[:"“'\d]))*/;
+const FILLER = /^(?:\s|[:=#$€£¥]|\br\$|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\bis\b|\bof\b|\bde\b|\bdo\b|\bda\b|\bcalled\b|\bnamed\b|\bchamad[oa]\b|\bfor\b|\bwith\b|\bbe\b|\bto\b|\bsera\b|\be\b(?=\s*[:"“'\d]))*/;
 const LIST_JOIN = /^\s*(?:,|\band\b|\be\b|&|\bor\b|\bou\b)\s*(?:,|\band\b|\be\b)?\s*/;
 const TRAILING_PREPOSITION = /(?:\s+(?:to|for|in|on|at|into|ao|aos|a|à|para|pra|no|na|em|do|da|de|the|o))+\s*$/iu;
 const FREE_TEXT_STOP = /\s*(?:[,.;!?()]|\b(?:and|then|to it|to that|to them|for it|with|in|on|at|from|e|depois|nele|nela|para|pra|com|no|na|em)\b)/;

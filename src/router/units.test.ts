@@ -48,4 +48,30 @@ describe('a number followed by its parameter\'s words, as a unit', () => {
     expect(plan.outcome).not.toBe('run');
     expect(plan.steps[0]?.selection.arguments).toEqual({});
   });
+
+  const party = (budget: string, deposit: string, guests: string): CatalogueEntry[] => [
+    { name: 'plan_party', description: 'Plan a party.', parameters: { type: 'object', properties: { [budget]: { type: 'number' }, [deposit]: { type: 'number' }, [guests]: { type: 'integer' } }, required: [budget, deposit, guests] }, effect: 'read' },
+  ];
+  const partyWords = `settings:
+  language: en
+languages:
+  en:
+    tools:
+      plan_party: { triggers: [plan a party] }
+  pt-BR:
+    tools:
+      plan_party: { triggers: [planeje uma festa] }
+`;
+
+  it('reads an amount after a cue through its currency sign, with the guests as a unit, in English', () => {
+    const plan = createRouter({ catalogue: party('budget', 'deposit', 'guests'), vocabulary: partyWords, secret: SECRET }).plan('plan a party with a budget of $3,000 and a deposit of $500 for 40 guests');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ budget: 3000, deposit: 500, guests: 40 });
+  });
+
+  it('reads an amount after a cue through its currency sign, with the guests as a unit, in Portuguese', () => {
+    const plan = createRouter({ catalogue: party('orcamento', 'sinal', 'convidados'), vocabulary: partyWords, secret: SECRET }).plan('planeje uma festa com orçamento de R$ 3.000 e sinal de R$ 500 para 40 convidados', { language: 'pt-BR' });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ convidados: 40, orcamento: 3000, sinal: 500 });
+  });
 });
