@@ -6,7 +6,7 @@ import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compil
 import type { DateMention } from './dates.js';
 import type { Rulebook } from './rulebook.js';
 import { contextKey, destinationKinds } from './rulebook.js';
-import { stem } from './text.js';
+import { stem, tokenize } from './text.js';
 import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
 
@@ -38,8 +38,24 @@ const ROUTE = new RegExp(
   `\\bfrom\\s+(${NAME})\\s+to\\s+(${NAME})|\\bbetween\\s+(${NAME})\\s+and\\s+(${NAME})|\\bde\\s+(${NAME})\\s+(?:para|a|até|ate)\\s+(${NAME})|\\bentre\\s+(${NAME})\\s+e\\s+(${NAME})`,
   'u',
 );
+const PLACE_WORDS = new Set(['location', 'city', 'place', 'town', 'region', 'country', 'area', 'local', 'cidade', 'lugar', 'regiao', 'pai']);
+const PLACE = new RegExp(`(?<![\\p{L}])(?:in|at|near|em|no|na|perto de)\\s+(${NAME}(?:,\\s*(?:\\p{Lu}{2}\\b|${NAME}))?)`, 'gu');
+const PLACE_LIST = /^\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*["'“]?\p{Lu}/u;
 const START_WORDS = /(?:^|_)(?:start|origin|from|source|departure|depart|pickup)(?:_|$)|^(?:start|origin|from|source|departure)/i;
 const END_WORDS = /(?:^|_)(?:end|destination|to|target|arrival|dest|dropoff)(?:_|$)|^(?:end|destination|to|target|arrival)/i;
+
+/** Words of a yes/no parameter's name that say it is a switch, not what it switches. */
+const SWITCH_WORDS = new Set(['include', 'with', 'is', 'has', 'show', 'get', 'want', 'use', 'enable', 'allow', 'should', 'need', 'incluir', 'com', 'mostrar', 'usar']);
+const POSITIVE_MARKERS = new Set(['including', 'include', 'includes', 'with', 'incluindo', 'inclua', 'incluir', 'com']);
+const NEGATIVE_MARKERS = new Set(['without', 'not', 'no', 'exclude', 'excluding', 'don', 'dont', 'sem', 'nao', 'excluindo', 'exclua']);
+
+/** The same word, allowing a plural or a longer form of five letters or more ("details" / "detailed"). */
+function sameWord(word: string, target: string): boolean {
+  const a = stem(word);
+  if (a === target) return true;
+  const [short, long] = a.length <= target.length ? [a, target] : [target, a];
+  return short.length >= 5 && long.startsWith(short);
+}
 
 /** The one start place and the one end place among free-text parameters, if the tool has exactly such a pair. */
 function placePair(params: readonly CompiledParameter[]): [CompiledParameter, CompiledParameter] | null {
@@ -213,6 +229,25 @@ export function fillArguments(
     set(p, convert(p, value), 'turn', `A1 unit ${p.info.name}`);
   }
 
+  // A yes/no parameter named by its own words with a marker just before: "including human impact" →
+  // include_human_impact true, "without tolls" → avoid_tolls… false; no marker, no value.
+  const tokens = tokenize(clause.folded);
+  for (const p of tool.parameters) {
+    if (!open(p) || p.info.type !== 'boolean') continue;
+    const core = p.info.words.filter((w) => !SWITCH_WORDS.has(w) && !lang.stopwords.has(w));
+    if (core.length === 0) continue;
+    const verdicts = new Set<boolean>();
+    tokens.forEach((token, i) => {
+      if (!core.some((w) => sameWord(token.word, w))) return;
+      const window = tokens.slice(i, i + 2 * core.length + 1).map((t) => t.word);
+      if (!core.every((w) => window.some((x) => sameWord(x, w)))) return;
+      const before = tokens.slice(Math.max(0, i - 4), i).map((t) => t.word);
+      if (before.some((w) => NEGATIVE_MARKERS.has(w))) verdicts.add(false);
+      else if (before.some((w) => POSITIVE_MARKERS.has(w))) verdicts.add(true);
+    });
+    if (verdicts.size === 1) set(p, [...verdicts][0] as boolean, 'turn', `A2 switch ${p.info.name}`);
+  }
+
   for (const p of tool.parameters) {
     if (!open(p) || p.values.size === 0) continue;
     const found = new Set(p.valueSet.all(clause.folded).map((m) => p.values.get(m.phrase) ?? m.phrase));
@@ -232,6 +267,21 @@ export function fillArguments(
         for (const v of inClause) if (v.kind === 'quoted' && (v.value === first.replace(/^["'“]|["'”]$/g, '') || v.value === second.replace(/^["'“]|["'”]$/g, ''))) filled.claimed.add(v);
       }
     }
+  }
+
+  // A place: the one open free-text place parameter (location, city, …) takes the one capitalized name
+  // after "in", "at" or "near" ("in Yellowstone National Park", "em São Paulo"); two names, no value.
+  const places = tool.parameters.filter((p) => open(p) && isFreeText(p) && p.info.words.some((w) => PLACE_WORDS.has(w)));
+  if (places.length === 1) {
+    const text = clause.turn.slice(clause.start, clause.end);
+    const names = new Set<string>();
+    for (const m of text.matchAll(PLACE)) {
+      const name = (m[1] ?? '').replace(/^["'“]|["'”]$/g, '').trim();
+      if (name.length > 0 && !lang.stopwords.has(name.toLowerCase())) names.add(name);
+      // "in Paris, London and Rome" is a list: no one place.
+      if (PLACE_LIST.test(text.slice(m.index + m[0].length))) names.add(`${name} …`);
+    }
+    if (names.size === 1) set(places[0] as CompiledParameter, [...names][0] as string, 'turn', `A3 place ${(places[0] as CompiledParameter).info.name}`);
   }
 
   // By type: a parameter takes a value when that value is the only one that fits it and fits nothing else open.

@@ -125,7 +125,7 @@ function stuck(core: RouterCore, plan: TurnPlan, link: ChainLink, found: readonl
       found.length === 0
         ? format(lang, 'lookup_none', { lookup, question })
         : format(lang, 'lookup_several', { lookup, values: listWords(found.slice(0, 10).map(shown), lang.words.messages['and'] ?? 'and'), question });
-    return { ...s, decidedBy: `A6 lookup ${found.length === 0 ? 'none' : 'several'}: ${link.tool}`, selection: { ...s.selection, question: text } };
+    return { ...s, decidedBy: `A7 lookup ${found.length === 0 ? 'none' : 'several'}: ${link.tool}`, selection: { ...s.selection, question: text } };
   });
   return { ...plan, steps, chain: [], guidance: plan.guidance === null ? null : { ...plan.guidance, evidence: steps.map((s) => s.decidedBy) } };
 }

@@ -70,6 +70,7 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   const computeOps = lang.compute.all(folded);
   // Clauses whose tool the person is asked to choose: their values wait for the answer.
   const pending: Clause[] = [];
+  const unplacedDates: string[] = [];
 
   for (const [clauseIndex, clause] of clauses.entries()) {
     const cFolded = folded.slice(clause.start, clause.end);
@@ -121,6 +122,8 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
 
     const filled = fillArguments(tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
     for (const v of filled.claimed) claimed.add(v);
+    // A date the clause names that no parameter of its tool took is as unplaced as a number.
+    if (cDates.length > 0 && !filled.rules.some((r) => r.startsWith('A6 date'))) unplacedDates.push(...cDates.map((d) => turn.slice(d.start, d.end)));
     const stems = new Set(tokenize(cFolded).map((t) => stem(t.word)));
     const unfilled = tool.parameters.filter((p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded)));
     if (unfilled.length > 0) {
@@ -153,9 +156,10 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   const left = values.filter(
     (v) => (v.kind === 'integer' || v.kind === 'decimal' || v.kind === 'quoted') && !claimed.has(v) && !pending.some((c) => v.start >= c.start && v.end <= c.end),
   );
-  if (left.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask') && !drafts.some((d) => d.kind === 'compute')) {
+  const unplaced = [...left.map((v) => v.text), ...unplacedDates];
+  if (unplaced.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask') && !drafts.some((d) => d.kind === 'compute')) {
     // Values the plan does not place mean the turn asked for more than was read: better unread than half done.
-    drafts.push(unreadDraft(left.map((v) => v.text).join(', '), `U5 unplaced ${left.map((v) => v.text).join(', ')}`));
+    drafts.push(unreadDraft(unplaced.join(', '), `U5 unplaced ${unplaced.join(', ')}`));
   }
   for (const value of values) {
     if ((value.kind === 'url' || value.kind === 'email' || value.kind === 'channel') && !claimed.has(value)) {

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogueEntry } from './index.js';
+import { createRouter } from './index.js';
+import { SECRET } from './test-support/demo-router.js';
+
+const forecast = (location: string, years: string, human: string): CatalogueEntry[] => [
+  {
+    name: 'forest_forecast',
+    description: 'Forest growth forecast.',
+    parameters: { type: 'object', properties: { [location]: { type: 'string' }, [years]: { type: 'integer' }, [human]: { type: 'boolean' } }, required: [location, years] },
+    effect: 'read',
+  },
+];
+const vocabulary = `settings:
+  language: en
+languages:
+  en:
+    tools:
+      forest_forecast: { triggers: [forest forecast] }
+  pt-BR:
+    tools:
+      forest_forecast: { triggers: [previsao da floresta] }
+`;
+const en = createRouter({ catalogue: forecast('location', 'years', 'include_human_impact'), vocabulary, secret: SECRET });
+const pt = createRouter({ catalogue: forecast('local', 'anos', 'incluir_impacto_humano'), vocabulary, secret: SECRET });
+
+describe('values written in prose', () => {
+  it('reads a place after "in", a unit and a switch with its marker, in English', () => {
+    const plan = en.plan('forest forecast in Yellowstone National Park for 5 years including human impact');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ include_human_impact: true, location: 'Yellowstone National Park', years: 5 });
+  });
+
+  it('reads a place after "em", a unit and a switch with its marker, in Portuguese', () => {
+    const plan = pt.plan('previsão da floresta em São Paulo para 5 anos sem impacto humano', { language: 'pt-BR' });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ anos: 5, incluir_impacto_humano: false, local: 'São Paulo' });
+  });
+
+  it('reads "do not include" as no, and a place with its state or country', () => {
+    const plan = en.plan('forest forecast in Portland, OR for 5 years if we do not include the impact of human activities');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ include_human_impact: false, location: 'Portland, OR', years: 5 });
+  });
+
+  it('takes no place from a list of places', () => {
+    for (const turn of ['forest forecast in Paris, London and Rome for 5 years', 'forest forecast in Paris and in Rome for 5 years']) {
+      const plan = en.plan(turn);
+      expect(plan.outcome).not.toBe('run');
+      expect(plan.steps[0]?.selection.arguments['location']).toBeUndefined();
+    }
+  });
+
+  it('leaves a switch named with no marker unread', () => {
+    const plan = en.plan('forest forecast in Yellowstone for 5 years, human impact');
+    expect(plan.outcome).toBe('unread');
+  });
+
+  it('does not run when the turn names a date no parameter takes', () => {
+    const plan = en.plan('forest forecast in Yellowstone for 5 years on March 1st 2023');
+    expect(plan.outcome).toBe('unread');
+    expect(plan.steps.at(-1)?.decidedBy).toMatch(/^U5 unplaced .*March 1st 2023/);
+    const emPt = pt.plan('previsão da floresta em São Paulo para 5 anos amanhã', { language: 'pt-BR' });
+    expect(emPt.outcome).toBe('unread');
+  });
+});
