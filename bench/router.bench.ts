@@ -144,7 +144,7 @@ function planMatches(plan: TurnPlan, expected: Expected): boolean {
   return assign(0);
 }
 
-function bfcl(): void {
+function bfcl(why: boolean): void {
   const folder = join(ACCEPTANCE, 'bfcl');
   if (!existsSync(folder)) {
     console.log(`\nBFCL: skipped — ${folder} is absent (the acceptance data lives at ../shared/acceptance/bfcl relative to the repository).`);
@@ -154,6 +154,7 @@ function bfcl(): void {
   const rows: (string | number)[][] = [];
   const totals = { cases: 0, run: 0, correct: 0 };
   const wrong: string[] = [];
+  const reasons: string[] = [];
   for (const category of categories) {
     const questions = join(folder, `BFCL_v4_${category}.sample.jsonl`);
     if (!existsSync(questions)) continue;
@@ -173,7 +174,11 @@ function bfcl(): void {
         wrong.push(`${item.id}: router refused the catalogue: ${(error as Error).message}`);
         continue;
       }
-      if (plan.outcome !== 'run') continue;
+      if (plan.outcome !== 'run') {
+        // The rule each step of a plan that does not run was decided by: where to look for the next reading rule.
+        if (why && category !== 'irrelevance') reasons.push(`${item.id}: ${plan.outcome} — ${plan.steps.map((s) => s.decidedBy).join(' | ')}`);
+        continue;
+      }
       run++;
       const expected = answers.get(item.id);
       if (expected !== undefined && planMatches(plan, expected)) correct++;
@@ -191,6 +196,7 @@ function bfcl(): void {
   rows.push(['all but irrelevance', totals.cases, `${totals.run} run`, totals.run === 0 ? '—' : `${((totals.correct / totals.run) * 100).toFixed(1)}%`, '']);
   printTable('BFCL sample: coverage (share read to run) and precision (share of run plans fully correct)', ['category', 'cases', 'coverage', 'precision', 'irrelevance'], rows);
   if (wrong.length > 0) console.log(`\nNot correct:\n${wrong.map((w) => `- ${w}`).join('\n')}`);
+  if (why) console.log(`\nNot run, and why (the rules of each step):\n${reasons.map((r) => `- ${r}`).join('\n')}`);
 }
 
 // ---------------------------------------------------------------- Recognizers-Text (pt)
@@ -277,7 +283,8 @@ const benchmark: Benchmark = {
   run(args) {
     const only = new Set(args);
     if (only.size === 0 || only.has('latency')) latency();
-    if (only.size === 0 || only.has('bfcl')) bfcl();
+    // `why` lists the BFCL cases not run with the rules that decided them (`npm run bench -- router bfcl why`).
+    if (only.size === 0 || only.has('bfcl') || only.has('why')) bfcl(only.has('why'));
     if (only.size === 0 || only.has('recognizers')) recognizers();
     return Promise.resolve();
   },

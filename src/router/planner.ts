@@ -8,6 +8,7 @@ import type { CompiledLanguage, CompiledTool } from './compile.js';
 import type { DateMention } from './dates.js';
 import { findDates } from './dates.js';
 import type { RouterCore } from './router-core.js';
+import type { Scored } from './select.js';
 import { selectTool } from './select.js';
 import { fold, humanize, listWords, stem, tokenize } from './text.js';
 import type { ArgumentSource, ComputeOperation, Guidance, Language, OnUnread, PlanItem, RouterContext, SagaLink, StepKind, TurnPlan, ChainLink } from './types.js';
@@ -102,6 +103,19 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
       if (complete && trial.several === null && candidate.parameters.some((p) => p.info.required)) {
         tool = candidate;
         decidedBy = 'T2 name';
+      }
+    }
+
+    // T3: no tool convincing on words, but exactly one whose name the turn partly says has every required
+    // parameter named in the turn with its value ("radius of 5", "4 light years"), not merely typed.
+    if (tool === null && selection !== null && selection.close.length === 0) {
+      const named = selection.ranked.filter((s) => s.nameHits > 0 && !s.disagrees && s.tool.parameters.some((p) => p.info.required)).filter((s) => {
+        const trial = fillArguments(s.tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+        return trial.several === null && s.tool.parameters.every((p) => !p.info.required || trial.rules.includes(`A1 cue ${p.info.name}`) || trial.rules.includes(`A1 unit ${p.info.name}`));
+      });
+      if (named.length === 1) {
+        tool = (named[0] as Scored).tool;
+        decidedBy = 'T3 named arguments';
       }
     }
 

@@ -63,3 +63,30 @@ describe('values written in prose', () => {
     expect(emPt.outcome).toBe('unread');
   });
 });
+
+describe('a tool chosen by its named arguments (T3)', () => {
+  const circle: CatalogueEntry[] = [
+    { name: 'calculate_circle_dimensions', description: 'Area and circumference.', parameters: { type: 'object', properties: { radius: { type: 'integer' } }, required: ['radius'] }, effect: 'read' },
+  ];
+  const circulo: CatalogueEntry[] = [
+    { name: 'medidas_do_circulo', description: 'Área e perímetro.', parameters: { type: 'object', properties: { raio: { type: 'integer' } }, required: ['raio'] }, effect: 'read' },
+  ];
+
+  it('runs the one tool the turn partly names when the turn names every required argument, in English', () => {
+    const plan = createRouter({ catalogue: circle, secret: SECRET }).plan('Calculate the area and circumference of a circle with a radius of 5 units.');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.decidedBy).toBe('T3 named arguments');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ radius: 5 });
+  });
+
+  it('runs the one tool the turn partly names when the turn names every required argument, in Portuguese', () => {
+    const plan = createRouter({ catalogue: circulo, secret: SECRET }).plan('qual a área de um círculo com raio de 5?', { language: 'pt-BR' });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ raio: 5 });
+  });
+
+  it('does not choose on a value that only fits by type', () => {
+    const plan = createRouter({ catalogue: circle, secret: SECRET }).plan('what is the circumference of a circle 5 across');
+    expect(plan.outcome).toBe('unread');
+  });
+});

@@ -13,6 +13,9 @@ export interface Scored {
   readonly trigger: string | null;
   readonly triggerSpan: readonly [number, number] | null;
   readonly whole: boolean;
+  /** How many of the tool's key name words the turn has, and whether the turn's verb disagrees with its effect. */
+  readonly nameHits: number;
+  readonly disagrees: boolean;
   readonly evidence: string;
 }
 
@@ -91,6 +94,8 @@ export function selectTool(
       trigger: triggerMatch,
       triggerSpan,
       whole,
+      nameHits,
+      disagrees,
       evidence: `${tool.info.name} ${score.toFixed(2)}${triggerMatch === null ? '' : ` trigger "${triggerMatch}"`} name ${nameHits}/${keys}`,
     });
   }
