@@ -1,9 +1,8 @@
-import { guardStream } from '../providers/index.js';
+import { abortableSleep, guardStream } from '../providers/index.js';
 import type { ChatMessage, Provider, ToolCallPart, ToolDefinition } from '../providers/index.js';
 import type { Completion } from './decide.js';
 import { freshRetryState, retryDecision } from './retry-policy.js';
 import type { EngineSettings } from './settings.js';
-import { sleep } from './sleep.js';
 
 export interface RoundOptions {
   readonly provider: Provider;
@@ -37,7 +36,7 @@ export async function runProviderRound(options: RoundOptions): Promise<Completio
       const code = (error as { code: string }).code;
       const waiting = options.onRetry?.({ attempt: state.attempts, code, delayMs: decision.delayMs });
       if (waiting !== undefined) await waiting;
-      await sleep(decision.delayMs, options.signal);
+      await abortableSleep(decision.delayMs, options.signal);
     }
   }
 }

@@ -50,3 +50,4 @@ export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
 export { createProvider, BUILTIN_PROVIDERS } from './create-provider.js';
 export type { ProviderConfig, BuiltinProviderName } from './create-provider.js';
 export { validateProviderEvents } from './validate-events.js';
+export { abortableSleep } from './abortable-sleep.js';
