@@ -6,7 +6,7 @@ import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compil
 import type { DateMention } from './dates.js';
 import type { Rulebook } from './rulebook.js';
 import { contextKey, destinationKinds } from './rulebook.js';
-import { stem, tokenize } from './text.js';
+import { fold, stem, tokenize } from './text.js';
 import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
 
@@ -55,6 +55,18 @@ function sameWord(word: string, target: string): boolean {
   if (a === target) return true;
   const [short, long] = a.length <= target.length ? [a, target] : [target, a];
   return short.length >= 5 && long.startsWith(short);
+}
+
+const LOWER_WORDS = /(?:^|_)(?:start|from|begin|lower|min|first|inicio|de)(?:_|$)|^(?:start|from|begin|lower|min)/i;
+const UPPER_WORDS = /(?:^|_)(?:end|to|stop|upper|max|last|fim|ate)(?:_|$)|^(?:end|to|stop|upper|max)/i;
+const RANGE_OPEN = /\b(?:from|between|de|entre)\s+$/;
+const RANGE_JOIN = /^\s*(?:to|and|through|-|a|ate|e)\s*$/;
+
+/** The one lower and the one upper numeric parameter of a tool, if it has exactly such a pair. */
+function numericPair(params: readonly CompiledParameter[]): [CompiledParameter, CompiledParameter] | null {
+  const lows = params.filter((p) => LOWER_WORDS.test(p.info.name));
+  const highs = params.filter((p) => UPPER_WORDS.test(p.info.name) && !lows.includes(p));
+  return lows.length === 1 && highs.length === 1 ? [lows[0] as CompiledParameter, highs[0] as CompiledParameter] : null;
 }
 
 /** The one start place and the one end place among free-text parameters, if the tool has exactly such a pair. */
@@ -269,6 +281,30 @@ export function fillArguments(
     }
   }
 
+  // A numeric range: "from 1 to 50", "between 1871 and 1945", "de 10 a 20" fill the tool's one numeric
+  // start/lower and end/upper pair, in the order typed.
+  const bounds = numericPair(tool.parameters.filter((p) => open(p) && (p.info.type === 'integer' || p.info.type === 'number')));
+  if (bounds !== null) {
+    const numbers = inClause.filter((v) => !filled.claimed.has(v) && (v.kind === 'integer' || v.kind === 'decimal'));
+    const ranges: [TurnValue, TurnValue][] = [];
+    for (let i = 0; i + 1 < numbers.length; i++) {
+      const a = numbers[i] as TurnValue;
+      const b = numbers[i + 1] as TurnValue;
+      const before = clause.folded.slice(Math.max(0, a.start - clause.start - 10), a.start - clause.start);
+      const between = clause.folded.slice(a.end - clause.start, b.start - clause.start);
+      if (RANGE_OPEN.test(before) && RANGE_JOIN.test(between)) ranges.push([a, b]);
+    }
+    if (ranges.length === 1) {
+      const [a, b] = ranges[0] as [TurnValue, TurnValue];
+      if (fits(bounds[0], a, name, rulebook) && fits(bounds[1], b, name, rulebook)) {
+        filled.claimed.add(a);
+        filled.claimed.add(b);
+        set(bounds[0], convert(bounds[0], a), 'turn', `A3 range ${bounds[0].info.name}`);
+        set(bounds[1], convert(bounds[1], b), 'turn', `A3 range ${bounds[1].info.name}`);
+      }
+    }
+  }
+
   // A place: the one open free-text place parameter (location, city, …) takes the one capitalized name
   // after "in", "at" or "near" ("in Yellowstone National Park", "em São Paulo"); two names, no value.
   const places = tool.parameters.filter((p) => open(p) && isFreeText(p) && p.info.words.some((w) => PLACE_WORDS.has(w)));
@@ -277,6 +313,13 @@ export function fillArguments(
     const names = new Set<string>();
     for (const m of text.matchAll(PLACE)) {
       const name = (m[1] ?? '').replace(/^["'“]|["'”]$/g, '').trim();
+      // "in German history": a name before a noun describes the noun, and is no place.
+      const next = /^\s+([\p{Ll}]+)/u.exec(text.slice(m.index + m[0].length))?.[1];
+      if (next !== undefined && !lang.stopwords.has(fold(next)) && !FREE_TEXT_STOP.test(` ${fold(next)}`)) {
+        names.add('');
+        names.add(name);
+        continue;
+      }
       if (name.length > 0 && !lang.stopwords.has(name.toLowerCase())) names.add(name);
       // "in Paris, London and Rome" is a list: no one place.
       if (PLACE_LIST.test(text.slice(m.index + m[0].length))) names.add(`${name} …`);

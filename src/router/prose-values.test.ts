@@ -90,3 +90,34 @@ describe('a tool chosen by its named arguments (T3)', () => {
     expect(plan.outcome).toBe('unread');
   });
 });
+
+describe('a numeric range and a place before a noun', () => {
+  const primes: CatalogueEntry[] = [
+    { name: 'generate_prime', description: 'Prime numbers in a range.', parameters: { type: 'object', properties: { start: { type: 'integer' }, end: { type: 'integer' } }, required: ['start', 'end'] }, effect: 'read' },
+  ];
+  const primos: CatalogueEntry[] = [
+    { name: 'gerar_primos', description: 'Números primos num intervalo.', parameters: { type: 'object', properties: { inicio: { type: 'integer' }, fim: { type: 'integer' } }, required: ['inicio', 'fim'] }, effect: 'read' },
+  ];
+  const events: CatalogueEntry[] = [
+    { name: 'key_events', description: 'Key events of a country.', parameters: { type: 'object', properties: { country: { type: 'string' }, start_year: { type: 'integer' }, end_year: { type: 'integer' } }, required: ['country', 'start_year', 'end_year'] }, effect: 'read' },
+  ];
+
+  it('fills a start and an end from "from N to M", in English', () => {
+    const plan = createRouter({ catalogue: primes, secret: SECRET }).plan('generate the prime numbers from 1 to 50');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ end: 50, start: 1 });
+  });
+
+  it('fills a start and an end from "de N a M", in Portuguese', () => {
+    const plan = createRouter({ catalogue: primos, secret: SECRET }).plan('gerar primos de 10 a 20', { language: 'pt-BR' });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ fim: 20, inicio: 10 });
+  });
+
+  it('takes no place from a name that describes the noun after it', () => {
+    const plan = createRouter({ catalogue: events, secret: SECRET }).plan('key events in German history from 1871 to 1945');
+    expect(plan.outcome).toBe('ask');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ end_year: 1945, start_year: 1871 });
+    expect(plan.steps[0]?.selection.missing).toEqual(['country']);
+  });
+});
