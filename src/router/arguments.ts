@@ -159,7 +159,14 @@ export function fillArguments(
       if (end !== undefined && open(end)) set(end, last.to === null ? clause.turn.slice(last.start, last.end) : write(end, last.to), 'turn', `A6 date ${end.info.name}`);
     } else {
       const one = tool.parameters.find((p) => open(p) && isDateParameter(p));
+      // Else the one plain string parameter its name calls a date (`date`, `start_date`, `data`): the day, or the words as typed with no clock.
+      const named = tool.parameters.filter((p) => open(p) && p.info.type === 'string' && p.info.format === null && p.info.enumValues === null && p.pattern === null && p.info.words.some((w) => w === 'date' || w === 'data'));
       if (one !== undefined) set(one, write(one, date.from), 'turn', `A6 date ${one.info.name}`);
+      else if (named.length === 1 && clause.dates.length === 1 && (date.from !== null || /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(typed))) {
+        // With no clock only a date typed in figures (2022/08/16) is taken as typed; "March 1st" stays unplaced.
+        const p = named[0] as CompiledParameter;
+        set(p, date.from === null ? typed : formatDate(date.from), 'turn', `A6 date ${p.info.name}`);
+      }
     }
   }
 

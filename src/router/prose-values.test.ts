@@ -121,3 +121,32 @@ describe('a numeric range and a place before a noun', () => {
     expect(plan.steps[0]?.selection.missing).toEqual(['country']);
   });
 });
+
+describe('a plain string parameter named as a date', () => {
+  const air: CatalogueEntry[] = [
+    { name: 'air_quality', description: 'Air quality index.', parameters: { type: 'object', properties: { location: { type: 'string' }, date: { type: 'string' } }, required: ['location', 'date'] }, effect: 'read' },
+  ];
+  const ar: CatalogueEntry[] = [
+    { name: 'qualidade_do_ar', description: 'Índice de qualidade do ar.', parameters: { type: 'object', properties: { cidade: { type: 'string' }, data: { type: 'string' } }, required: ['cidade', 'data'] }, effect: 'read' },
+  ];
+
+  it('takes a date typed in figures as typed when there is no clock', () => {
+    const plan = createRouter({ catalogue: air, secret: SECRET }).plan('What is the air quality index in London 2022/08/16?');
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ date: '2022/08/16', location: 'London' });
+  });
+
+  it('leaves a date in words unplaced with no clock, and takes its day with one', () => {
+    const router = createRouter({ catalogue: air, secret: SECRET });
+    expect(router.plan('air quality index in London tomorrow').outcome).toBe('unread');
+    const plan = router.plan('air quality index in London, tomorrow', { context: { now: '2026-10-19T09:00:00+01:00' } });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ date: '2026-10-20', location: 'London' });
+  });
+
+  it('takes its day in Portuguese', () => {
+    const plan = createRouter({ catalogue: ar, secret: SECRET }).plan('qualidade do ar amanhã em Curitiba', { language: 'pt-BR', context: { now: '2026-10-19T09:00:00-03:00' } });
+    expect(plan.outcome).toBe('run');
+    expect(plan.steps[0]?.selection.arguments).toEqual({ cidade: 'Curitiba', data: '2026-10-20' });
+  });
+});
