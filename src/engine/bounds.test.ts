@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../providers/index.js';
-import { alice, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, trackedKits } from './test-support.js';
 import type { EngineSettingsInput } from './index.js';
 
-const kits: Kit[] = [];
-function kit(...args: Parameters<typeof makeKit>): Kit {
-  const made = makeKit(...args);
-  kits.push(made);
-  return made;
-}
-afterEach(async () => {
-  for (const made of kits.splice(0)) await made.engine.close();
-});
+const kit = trackedKits();
 
 type Completion = ScriptInput['completions'][number];
 const call = (id: string, name: string, args: unknown): Completion => ({ toolCalls: [{ id, name, arguments: args as Record<string, unknown> }] });

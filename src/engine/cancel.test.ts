@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect } from './index.js';
 import type { ChatEvent } from './index.js';
-import { alice, key, makeKit } from './test-support.js';
+import { alice, key, trackedKits } from './test-support.js';
 import type { Kit } from './test-support.js';
 
-const kits: Kit[] = [];
-function kit(...args: Parameters<typeof makeKit>): Kit {
-  const made = makeKit(...args);
-  kits.push(made);
-  return made;
-}
-afterEach(async () => {
-  for (const made of kits.splice(0)) await made.engine.close();
-});
+const kit = trackedKits();
 
 /** Starts a turn and waits until its first event (or the provider request) shows it is under way. */
 async function started(made: Kit, text = 'go') {

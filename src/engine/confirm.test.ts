@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect } from './index.js';
-import { alice, bob, key, makeKit } from './test-support.js';
+import { alice, bob, key, trackedKits } from './test-support.js';
 import type { Kit } from './test-support.js';
 
-const kits: Kit[] = [];
-function kit(...args: Parameters<typeof makeKit>): Kit {
-  const made = makeKit(...args);
-  kits.push(made);
-  return made;
-}
-afterEach(async () => {
-  for (const made of kits.splice(0)) await made.engine.close();
-});
+const kit = trackedKits();
 
 const createScript = {
   completions: [

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anonymous } from '../core/index.js';
 import { collect, createEngine } from './index.js';
 import { createMemoryStore } from '../store/index.js';
-import { alice, bob, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, bob, key, trackedKits } from './test-support.js';
 
-const kits: Kit[] = [];
-function kit(...args: Parameters<typeof makeKit>): Kit {
-  const made = makeKit(...args);
-  kits.push(made);
-  return made;
-}
-afterEach(async () => {
-  for (const made of kits.splice(0)) await made.engine.close();
-});
+const kit = trackedKits();
 
 describe('one turn, end to end', () => {
   it('answers from a tool result: tool_call, tool_result, text, done with the usage of both rounds', async () => {

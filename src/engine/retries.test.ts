@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../providers/index.js';
 import { collect } from './index.js';
 import { retryDecision, freshRetryState } from './retry-policy.js';
 import { parseEngineSettings } from './settings.js';
-import { alice, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, trackedKits } from './test-support.js';
 
-const kits: Kit[] = [];
-function kit(...args: Parameters<typeof makeKit>): Kit {
-  const made = makeKit(...args);
-  kits.push(made);
-  return made;
-}
-afterEach(async () => {
-  for (const made of kits.splice(0)) await made.engine.close();
-});
+const kit = trackedKits();
 
 describe('provider retries', () => {
   it('survives a stream cut and a 503: one answer, no duplicated text, retry events to drop what was shown', async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { userActor } from '../core/index.js';
 import type { Actor } from '../core/index.js';
@@ -92,4 +93,17 @@ let keys = 0;
 export function key(): string {
   keys += 1;
   return `req-${keys}`;
+}
+
+/** A `makeKit` whose engines are closed after each test of the calling file. */
+export function trackedKits(): (...args: Parameters<typeof makeKit>) => Kit {
+  const kits: Kit[] = [];
+  afterEach(async () => {
+    for (const made of kits.splice(0)) await made.engine.close();
+  });
+  return (...args) => {
+    const made = makeKit(...args);
+    kits.push(made);
+    return made;
+  };
 }
