@@ -1,0 +1,61 @@
+/** Plans and step items for the renderer's tests, shaped as the router writes them. */
+import type { JsonObject } from '../../core/index.js';
+import type { ComputeOperation, Language, Outcome, PlanItem, StepKind, TurnPlan } from '../../router/index.js';
+
+export interface StepSpec {
+  readonly kind?: StepKind;
+  readonly text?: string;
+  readonly decidedBy?: string;
+  readonly tool?: string | null;
+  readonly arguments?: JsonObject;
+  readonly dependsOn?: readonly number[];
+  readonly confirmation?: string | null;
+  readonly question?: string | null;
+  readonly compute?: { readonly operation: ComputeOperation; readonly field: string | null } | null;
+}
+
+export function item(spec: StepSpec = {}): PlanItem {
+  return {
+    kind: spec.kind ?? 'tool',
+    text: spec.text ?? '',
+    decidedBy: spec.decidedBy ?? 'T1 trigger',
+    dependsOn: spec.dependsOn ?? [],
+    selection: { tool: spec.tool ?? null, arguments: spec.arguments ?? {}, sources: {}, missing: [], candidates: [], question: spec.question ?? null },
+    supplied: {},
+    confirmation: spec.confirmation ?? null,
+    compute: spec.compute ?? null,
+  };
+}
+
+export function plan(outcome: Outcome, language: Language, turn: string, steps: readonly PlanItem[], extra: Partial<TurnPlan> = {}): TurnPlan {
+  return {
+    outcome,
+    language,
+    turn,
+    steps,
+    guidance: null,
+    declinedBecause: null,
+    toModel: [],
+    saga: [],
+    chain: [],
+    catalogueVersion: 'test',
+    vocabularyDigest: 'test',
+    index: 0,
+    ...extra,
+  };
+}
+
+/** The demo's row labels in Portuguese, as the app reader gives them. */
+export function ptLabel(tool: string, language: Language, count: number): string | null {
+  if (language !== 'pt-BR') return null;
+  const words: Record<string, [string, string]> = {
+    query_part: ['peça', 'peças'],
+    query_material: ['material', 'materiais'],
+    query_task: ['tarefa', 'tarefas'],
+    query_order: ['pedido', 'pedidos'],
+    query_project: ['projeto', 'projetos'],
+    list_events: ['evento', 'eventos'],
+  };
+  const pair = words[tool];
+  return pair === undefined ? null : count === 1 ? pair[0] : pair[1];
+}
