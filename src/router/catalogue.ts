@@ -1,6 +1,6 @@
 import { canonicalHash, PlumbError } from '../core/index.js';
-import type { CatalogueEntry, Effect, JsonSchema } from './types.js';
-import { EFFECTS } from './types.js';
+import type { CatalogueEntry, Effect, JsonSchema, ReadSpec } from './types.js';
+import { EFFECTS, READ_FIELD_TYPES } from './types.js';
 import { identifierWords, stem } from './text.js';
 
 /** One parameter as the router reads it. */
@@ -48,6 +48,7 @@ export function loadCatalogue(entries: readonly CatalogueEntry[], version?: stri
     if (typeof entry.description !== 'string') throw new PlumbError('router_invalid_catalogue', `${where} has no description string.`);
     if (!EFFECTS.includes(entry.effect)) throw new PlumbError('router_invalid_catalogue', `${where} has effect '${String(entry.effect)}'. Effects: read, write, irreversible.`);
     if (typeof entry.parameters !== 'object' || entry.parameters === null) throw new PlumbError('router_invalid_catalogue', `${where} has no parameters schema (an object JSON Schema).`);
+    checkReadParts(entry, where);
     if (tools.has(entry.name)) throw new PlumbError('router_invalid_catalogue', `${where} repeats the name '${entry.name}'.`);
     tools.set(entry.name, indexTool(entry));
   }
@@ -57,6 +58,43 @@ export function loadCatalogue(entries: readonly CatalogueEntry[], version?: stri
     }
   }
   return Object.freeze({ entries, tools, version: version ?? canonicalHash(entries as unknown as object[]).slice(0, 16) });
+}
+
+/** Whether the router's own planning may choose this entry (not a data read, not check-only). */
+export function isPlannable(entry: CatalogueEntry): boolean {
+  return entry.reads === undefined && entry.checkOnly !== true;
+}
+
+function checkReadParts(entry: CatalogueEntry, where: string): void {
+  const bad = (message: string): never => {
+    throw new PlumbError('router_invalid_catalogue', `${where} ${message}`);
+  };
+  if (entry.checkOnly !== undefined && typeof entry.checkOnly !== 'boolean') bad(`has checkOnly '${String(entry.checkOnly)}': give true or false.`);
+  if (entry.reads === undefined) return;
+  if (entry.checkOnly === true) bad('is both a data read and check-only: a read entry is planned by the data-read pass, a check-only entry never.');
+  if (entry.effect !== 'read') bad(`reads data but has effect '${entry.effect}': a data read has effect read.`);
+  const spec = entry.reads as ReadSpec | null;
+  if (typeof spec !== 'object' || spec === null) bad('has reads that is not an object { manager, fields, lookups }.');
+  const reads = spec as ReadSpec;
+  if (typeof reads.manager !== 'string' || reads.manager.length === 0) bad('has reads with no manager name.');
+  if (!Array.isArray(reads.fields) || reads.fields.length === 0 || reads.fields.some((f) => typeof f !== 'string' || f.length === 0)) {
+    bad(`has reads.fields that is not a non-empty list of field names (manager ${reads.manager}).`);
+  }
+  if (!Array.isArray(reads.lookups)) bad(`has reads.lookups that is not a list (manager ${reads.manager}).`);
+  const keys = new Set<string>();
+  reads.lookups.forEach((lookup, i) => {
+    const at = `reads.lookups[${i}]`;
+    if (typeof lookup !== 'object' || lookup === null) bad(`has ${at} that is not an object { key, manager, field, type, through }.`);
+    if (typeof lookup.manager !== 'string' || lookup.manager.length === 0 || typeof lookup.field !== 'string' || lookup.field.length === 0) bad(`has ${at} with no manager or field.`);
+    if (!READ_FIELD_TYPES.includes(lookup.type)) bad(`has ${at} ('${String(lookup.key)}') with type '${String(lookup.type)}'. Types: ${READ_FIELD_TYPES.join(', ')}.`);
+    if (!Array.isArray(lookup.through) || lookup.through.some((t) => typeof t !== 'string' || t.length === 0)) bad(`has ${at} ('${String(lookup.key)}') whose through is not a list of relation names.`);
+    if (lookup.through.length > 2) bad(`has ${at} ('${lookup.key}') walking ${lookup.through.length} relations; a lookup walks at most 2.`);
+    const expected = [...lookup.through, lookup.field].join('__');
+    if (lookup.key !== expected) bad(`has ${at} with key '${String(lookup.key)}', but its through and field make '${expected}'.`);
+    if (lookup.through.length === 0 && lookup.manager !== reads.manager) bad(`has ${at} ('${lookup.key}') on manager ${lookup.manager} with no relation walked; an own field belongs to ${reads.manager}.`);
+    if (keys.has(lookup.key)) bad(`repeats the lookup '${lookup.key}'.`);
+    keys.add(lookup.key);
+  });
 }
 
 function indexTool(entry: CatalogueEntry): ToolInfo {

@@ -3,6 +3,9 @@
  * triggers, cues, verbs, calculations and dates. Reading a turn only runs these.
  */
 import type { Catalogue, ParameterInfo, ToolInfo } from './catalogue.js';
+import { isPlannable } from './catalogue.js';
+import type { CompiledReads } from './data-read.js';
+import { compileReads } from './data-read.js';
 import type { DateGrammar } from './dates.js';
 import { compileDateGrammar } from './dates.js';
 import type { Rulebook } from './rulebook.js';
@@ -74,7 +77,9 @@ export interface CompiledTool {
 export interface CompiledLanguage {
   readonly language: Language;
   readonly words: LanguageWords;
+  /** The tools the planner may choose (no data reads, nothing check-only). */
   readonly tools: readonly CompiledTool[];
+  /** Every catalogue entry, by name (plannable or not). */
   readonly toolsByName: ReadonlyMap<string, CompiledTool>;
   /** Trigger first words and name words → the tools they can select: a turn only scores the tools its words name. */
   readonly toolsByWord: ReadonlyMap<string, readonly CompiledTool[]>;
@@ -90,6 +95,8 @@ export interface CompiledLanguage {
   readonly dates: DateGrammar;
   /** Every tool-name or trigger word: what a reply names when it picks a candidate. */
   readonly stopwords: ReadonlySet<string>;
+  /** The data-read pass's matchers; null when the catalogue has no read entries. */
+  readonly reads: CompiledReads | null;
 }
 
 const GENERIC_WORDS: ReadonlySet<string> = new Set(['name', 'type', 'value', 'data', 'info', 'detail', 'include', 'flag', 'option', 'format', 'mode', 'list', 'item', 'default', 'limit', 'page', 'size', 'count', 'code', 'text', 'string', 'number', 'time', 'date']);
@@ -150,12 +157,13 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
   }
   const computeKeys = new Map<string, ComputeOperation>();
   for (const op of OPERATIONS) for (const phrase of words.compute[op] ?? []) if (!computeKeys.has(phrase)) computeKeys.set(phrase, op);
+  const plannable = tools.filter((t) => isPlannable(t.info.entry));
   return {
     language,
     words,
-    tools,
+    tools: plannable,
     toolsByName: new Map(tools.map((t) => [t.info.name, t])),
-    toolsByWord: indexByWord(tools),
+    toolsByWord: indexByWord(plannable),
     readVerbs: new PhraseSet(words.readVerbs),
     writeVerbs: new PhraseSet(words.writeVerbs),
     compute: new PhraseSet([...computeKeys.keys()]),
@@ -167,5 +175,6 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     foreign: new PhraseSet(words.foreign),
     dates: compileDateGrammar(language, words),
     stopwords: words.stopwords,
+    reads: compileReads(language, words, catalogue),
   };
 }

@@ -7,19 +7,31 @@ export type ComputeResult = { readonly value: string } | { readonly error: strin
 
 /**
  * `results[i]` is step i's result. Each result (or each item of an array result) gives the step's
- * field: the named one, else the one numeric field it has. count counts the results' items.
+ * field: the named one, else the one numeric field it has. count counts the results' items; a
+ * query-shaped result (`{ data, total_count }`) counts as `total_count` and the others go over `data`.
  */
 export function runCompute(step: PlanItem, results: readonly JsonValue[]): ComputeResult {
   if (step.kind !== 'compute' || step.compute === null) return { error: 'not a compute step' };
   const { operation, field } = step.compute;
   const items: JsonValue[] = [];
+  let counted = 0;
   for (const index of step.dependsOn) {
     const result = results[index];
     if (result === undefined) return { error: `no result for step ${index}` };
-    if (Array.isArray(result)) items.push(...(result as JsonValue[]));
-    else items.push(result);
+    const page = queryPage(result);
+    if (page !== null) {
+      // A query-shaped result ({ data, total_count }) counts as its total; other operations go over its rows.
+      items.push(...page.data);
+      counted += page.total;
+    } else if (Array.isArray(result)) {
+      items.push(...(result as JsonValue[]));
+      counted += result.length;
+    } else {
+      items.push(result);
+      counted += 1;
+    }
   }
-  if (operation === 'count') return { value: String(items.length) };
+  if (operation === 'count') return { value: String(counted) };
   const numbers: Decimal[] = [];
   for (const item of items) {
     const number = numberOf(item, field);
@@ -38,6 +50,15 @@ export function runCompute(step: PlanItem, results: readonly JsonValue[]): Compu
     case 'ratio': return second === undefined || second.isZero() ? { error: 'a ratio needs a second, non-zero value' } : { value: first.div(second).toDecimalPlaces(10).toString() };
     case 'percentage': return second === undefined || second.isZero() ? { error: 'a percentage needs a second, non-zero value' } : { value: first.div(second).times(100).toDecimalPlaces(4).toString() };
   }
+}
+
+function queryPage(result: JsonValue): { data: JsonValue[]; total: number } | null {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  const record = result as Record<string, JsonValue>;
+  const data = record['data'];
+  const total = record['total_count'];
+  if (!Array.isArray(data) || typeof total !== 'number' || !Number.isInteger(total) || total < 0) return null;
+  return { data: data as JsonValue[], total };
 }
 
 function numberOf(item: JsonValue, field: string | null): Decimal | null {

@@ -5,15 +5,16 @@
 export { createRouter } from './router.js';
 export type { Router, RouterOptions, PlanOptions } from './router.js';
 export { sessionFromJSON, resultIdentity, SESSION_FORMAT, MAX_TURNS_KEPT, MAX_HISTORY, MAX_THUMBS, RUN_OUTCOMES } from './session.js';
-export type { Session, SessionOptions, SessionState, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
+export type { RestoreOptions, Session, SessionOptions, SessionState, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
 export type { ConfirmationToken } from './tokens.js';
-export { catalogueFromTools, loadCatalogue } from './catalogue.js';
+export { catalogueFromTools, isPlannable, loadCatalogue } from './catalogue.js';
 export type { Catalogue, ToolDefinitionLike } from './catalogue.js';
 export { loadRulebook } from './rulebook.js';
 export type { Rulebook, RulebookInput, DestinationKind } from './rulebook.js';
 export { loadVocabulary, asLanguage } from './vocabulary.js';
+export { mergeVocabularies } from './vocabulary-merge.js';
 export type { Vocabulary } from './vocabulary.js';
-export type { VocabularyFile, VocabularyInput } from './vocabulary-types.js';
+export type { DataWordsInput, VocabularyFile, VocabularyInput } from './vocabulary-types.js';
 export { runCompute } from './compute.js';
 export type { ComputeResult } from './compute.js';
 export { checkArguments } from './schema-check.js';
@@ -24,7 +25,7 @@ export type { FoundNumber } from './numbers-pt.js';
 export { MAX_CHAIN_ROUNDS, MAX_TURN_LENGTH } from './planner.js';
 export { routerErrorCodes } from './errors.js';
 export type { RouterErrorCode } from './errors.js';
-export { EFFECTS, LANGUAGES, OUTCOMES } from './types.js';
+export { EFFECTS, LANGUAGES, OUTCOMES, READ_FIELD_TYPES } from './types.js';
 export type {
   ArgumentSource,
   CatalogueEntry,
@@ -38,6 +39,9 @@ export type {
   OnUnread,
   Outcome,
   PlanItem,
+  ReadFieldType,
+  ReadLookup,
+  ReadSpec,
   RouterContext,
   SagaLink,
   Selection,

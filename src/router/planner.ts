@@ -2,7 +2,10 @@
 import type { JsonObject, JsonValue } from '../core/index.js';
 import type { ClauseView, Filled } from './arguments.js';
 import { fillArguments, isFreeText } from './arguments.js';
+import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
+import type { DataRead } from './data-read.js';
+import { readData } from './data-read.js';
 import { readClock } from './clock.js';
 import type { CompiledLanguage, CompiledTool } from './compile.js';
 import type { DateMention } from './dates.js';
@@ -72,6 +75,8 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   // Clauses whose tool the person is asked to choose: their values wait for the answer.
   const pending: Clause[] = [];
   const unplacedDates: string[] = [];
+  // Clauses the data-read pass read: their calculation words are the pass's own.
+  const dataClauses: Clause[] = [];
 
   for (const [clauseIndex, clause] of clauses.entries()) {
     const cFolded = folded.slice(clause.start, clause.end);
@@ -79,6 +84,14 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     const cValues = values.filter((v) => v.start >= clause.start && v.end <= clause.end);
     const cDates = dates.filter((d) => d.start >= clause.start && d.end <= clause.end);
     const forced = options.forceTool === undefined ? undefined : lang.toolsByName.get(options.forceTool);
+    // The data-read pass first: a clause wholly about one manager's rows is that manager's read.
+    const data = forced === undefined && lang.reads !== null ? readData(lang.reads, options.language, cText, cFolded) : null;
+    if (data !== null) {
+      for (const v of cValues) claimed.add(v);
+      dataClauses.push(clause);
+      pushDataRead(core, drafts, data, cText);
+      continue;
+    }
     const selection = forced === undefined ? selectTool(lang, cFolded, tokenize(cFolded), cValues, cDates) : null;
     let tool: CompiledTool | null = forced ?? selection?.chosen?.tool ?? null;
     let decidedBy = forced !== undefined ? `Q3 candidate ${forced.info.name}` : selection?.chosen?.trigger != null ? `T1 trigger ${selection.chosen.trigger}` : 'T2 name';
@@ -147,6 +160,7 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     pushToolSteps(core, lang, drafts, tool, filled, cText, decidedBy, clauseIndex > 0 && lang.it.test(cFolded));
   }
 
+  computeOps.splice(0, computeOps.length, ...computeOps.filter((op) => !dataClauses.some((c) => op.start >= c.start && op.end <= c.end)));
   // A calculation the chosen tool itself names (`get_average_score`, "média" in its description's name) is the tool's, not the host's.
   const ownOps = computeOps.filter((op) => {
     const words = op.phrase.split(' ');
@@ -184,6 +198,25 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     }
   }
   return finish(core, lang, turn, drafts, options, evidence);
+}
+
+/** A data read, and for "how many" the count over it (declined where the host runs no calculations). */
+function pushDataRead(core: RouterCore, drafts: Draft[], data: DataRead, text: string): void {
+  const index = drafts.length;
+  const filters = data.filterKeys.length > 0;
+  drafts.push({
+    ...blankDraft('tool', text, `D1 read ${data.manager}${filters ? ` by ${data.filterKeys.join(', ')}` : ''}`),
+    tool: data.tool,
+    args: JSON.parse(JSON.stringify(data.arguments)) as Record<string, JsonValue>,
+    sources: filters ? { fields: 'turn', filters: 'turn' } : { fields: 'turn' },
+    candidates: [data.tool],
+  });
+  if (data.count === null) return;
+  if (!core.rulebook.compute) {
+    drafts.push(blankDraft('decline', data.count, `compute off: ${data.count} is a calculation, and this host runs none`));
+    return;
+  }
+  drafts.push({ ...blankDraft('compute', data.count, 'C1 count'), dependsOn: [index], compute: { operation: 'count', field: null } });
 }
 
 function pushToolSteps(core: RouterCore, lang: CompiledLanguage, drafts: Draft[], tool: CompiledTool, filled: Filled, text: string, decidedBy: string, refersBack: boolean): void {
@@ -466,7 +499,7 @@ function producersOf(core: RouterCore, parameter: string, exclude: ReadonlySet<s
   const out: { name: string; identity: string }[] = [];
   for (const info of core.catalogue.tools.values()) {
     const identity = info.entry.outputs?.identity;
-    if (info.effect !== 'read' || identity === undefined || exclude.has(info.name)) continue;
+    if (info.effect !== 'read' || identity === undefined || exclude.has(info.name) || !isPlannable(info.entry)) continue;
     if (nouns.every((w) => info.nameWords.includes(w))) out.push({ name: info.name, identity });
   }
   return out;

@@ -130,8 +130,19 @@ export function createSession(router: Router, options: SessionOptions): Session 
   return new RouterSession(router, state);
 }
 
-/** Restores a session written by `toJSON`, refusing one written against another catalogue, vocabulary or rulebook. */
-export function sessionFromJSON(router: Router, json: string): Session {
+export interface RestoreOptions {
+  /**
+   * Restore a session written against another vocabulary digest (same catalogue, same rulebook) and
+   * rebind it to this router's vocabulary: for hosts whose vocabulary grows with their data.
+   */
+  readonly adoptVocabulary?: boolean;
+}
+
+/**
+ * Restores a session written by `toJSON`, refusing one written against another catalogue, vocabulary
+ * or rulebook (another vocabulary is adopted with `adoptVocabulary`).
+ */
+export function sessionFromJSON(router: Router, json: string, options: RestoreOptions = {}): Session {
   let state: SessionState;
   try {
     state = JSON.parse(json) as SessionState;
@@ -143,12 +154,21 @@ export function sessionFromJSON(router: Router, json: string): Session {
   }
   const mismatch: string[] = [];
   if (state.catalogue?.version !== router.catalogueVersion) mismatch.push(`catalogue ${String(state.catalogue?.version)} (router has ${router.catalogueVersion})`);
-  if (state.catalogue?.vocabularyDigest !== router.vocabularyDigest) mismatch.push('vocabulary digest');
+  const otherVocabulary = state.catalogue?.vocabularyDigest !== router.vocabularyDigest;
+  if (otherVocabulary && options.adoptVocabulary !== true) mismatch.push('vocabulary digest');
   if (state.rulebook !== router.rulebook.digest) mismatch.push('rulebook digest');
   if (mismatch.length > 0) {
     throw new PlumbError('router_session_catalogue_mismatch', `The saved session was read against another ${mismatch.join(', ')}. Start a new session for this router.`, {
       details: { sessionId: state.sessionId },
     });
+  }
+  if (otherVocabulary) {
+    const open = state.answered.open;
+    state = {
+      ...state,
+      catalogue: { version: router.catalogueVersion, vocabularyDigest: router.vocabularyDigest },
+      answered: { ...state.answered, open: open === null ? null : { ...open, vocabularyDigest: router.vocabularyDigest } },
+    };
   }
   return new RouterSession(router, state);
 }

@@ -30,6 +30,35 @@ export interface CatalogueEntry {
   readonly outputs?: { readonly identity?: string; readonly fields?: readonly string[] };
   /** For a write or an irreversible step: the tool that undoes it, if any. */
   readonly undo?: string;
+  /** A data read: planned only by the router's data-read pass, never by generic tool selection. */
+  readonly reads?: ReadSpec;
+  /** Checked (model-proposed calls) but never planned by the router. */
+  readonly checkOnly?: boolean;
+}
+
+export type ReadFieldType = 'string' | 'text' | 'integer' | 'decimal' | 'float' | 'boolean' | 'date' | 'datetime' | 'enum';
+export const READ_FIELD_TYPES: readonly ReadFieldType[] = ['string', 'text', 'integer', 'decimal', 'float', 'boolean', 'date', 'datetime', 'enum'];
+
+/** What a data-read entry reads: one manager's scalar fields, and every filter the data-read pass may use. */
+export interface ReadSpec {
+  /** The manager read: `Part`. */
+  readonly manager: string;
+  /** Scalar fields a plan selects (`id`, `name`, `sku`, …). */
+  readonly fields: readonly string[];
+  /** Every filter the pass may use: own fields and fields through relations (depth ≤ 2). */
+  readonly lookups: readonly ReadLookup[];
+}
+
+/** One filter a data read may use: a field of the subject or of a manager its relations reach. */
+export interface ReadLookup {
+  /** The lookup path without operator: `name`, `material__name`, `parts__material__name`. */
+  readonly key: string;
+  /** The manager that owns the field: `Material`. */
+  readonly manager: string;
+  readonly field: string;
+  readonly type: ReadFieldType;
+  /** Relation names walked from the subject: `['parts', 'material']`. */
+  readonly through: readonly string[];
 }
 
 export type Language = 'en' | 'pt-BR';

@@ -20,7 +20,16 @@ export interface DateWordsInput {
   readonly availability?: readonly string[];
 }
 
+/** Words for an app's data: managers, fields (`Manager.field`) and values (`Manager.field` → canonical value → words). */
+export interface DataWordsInput {
+  readonly managers?: Readonly<Record<string, readonly string[]>>;
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
+  readonly values?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+}
+
 export interface VocabularyInput {
+  /** The words of the app's data, read by the data-read pass. */
+  readonly data?: DataWordsInput;
   readonly tools?: Readonly<Record<string, ToolWordsInput>>;
   readonly parameters?: Readonly<Record<string, ParameterWordsInput>>;
   /** Per parameter: canonical value → words that mean it. */
@@ -59,4 +68,10 @@ export interface LanguageWords {
   readonly stopwords: ReadonlySet<string>;
   readonly foreign: readonly string[];
   readonly messages: Readonly<Record<string, string>>;
+  /** The data words, folded: manager → words, `Manager.field` → words, `Manager.field` → canonical value → words. */
+  readonly data: {
+    readonly managers: Readonly<Record<string, readonly string[]>>;
+    readonly fields: Readonly<Record<string, readonly string[]>>;
+    readonly values: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  };
 }

@@ -7,6 +7,7 @@ import { LANGUAGES } from './types.js';
 import { foldPhrase } from './text.js';
 import type { LanguageWords, VocabularyFile, VocabularyInput } from './vocabulary-types.js';
 
+const FIELD_KEY = /^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/;
 const words = z.array(z.string());
 const wordMap = z.record(z.string(), words);
 const languageSchema = z
@@ -25,6 +26,14 @@ const languageSchema = z
     stopwords: words.optional(),
     foreign: words.optional(),
     messages: z.record(z.string(), z.string()).optional(),
+    data: z
+      .object({
+        managers: wordMap.optional(),
+        fields: z.record(z.string(), words).optional(),
+        values: z.record(z.string(), wordMap).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 const fileSchema = z
@@ -57,10 +66,19 @@ export function loadVocabulary(source: string | VocabularyFile | undefined): Voc
     const issue = parsed.error.issues[0];
     throw new PlumbError(
       'router_invalid_vocabulary',
-      `The vocabulary has a problem at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}. Sections: settings, languages.<en|pt-BR>.{tools, parameters, values, destinations, verbs, connectors, compute, dates, stopwords, foreign, messages}.`,
+      `The vocabulary has a problem at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}. Sections: settings, languages.<en|pt-BR>.{tools, parameters, values, destinations, verbs, connectors, compute, dates, stopwords, foreign, messages, data.{managers, fields, values}}.`,
     );
   }
   const file = parsed.data as VocabularyFile;
+  for (const [name, input] of Object.entries(file.languages ?? {})) {
+    for (const section of ['fields', 'values'] as const) {
+      for (const key of Object.keys(input.data?.[section] ?? {})) {
+        if (!FIELD_KEY.test(key)) {
+          throw new PlumbError('router_invalid_vocabulary', `The vocabulary's languages.${name}.data.${section} has the key '${key}'; write it Manager.field, such as Material.density.`);
+        }
+      }
+    }
+  }
   const language = file.settings?.language === undefined ? 'en' : asLanguage(file.settings.language);
   for (const key of Object.keys(file.languages ?? {})) asLanguage(key);
   const merged = {} as Record<Language, LanguageWords>;
@@ -112,5 +130,10 @@ function buildWords(base: VocabularyInput, extra: VocabularyInput): LanguageWord
     stopwords: new Set(list(base.stopwords, extra.stopwords)),
     foreign: list(base.foreign, extra.foreign),
     messages: { ...(base.messages ?? {}), ...(extra.messages ?? {}) },
+    data: {
+      managers: mapOf(extra.data?.managers, undefined),
+      fields: mapOf(extra.data?.fields, undefined),
+      values: Object.fromEntries(Object.entries(extra.data?.values ?? {}).map(([key, entry]) => [key, mapOf(entry, undefined)])),
+    },
   };
 }

@@ -1,4 +1,8 @@
-/** The demo's router vocabulary (YAML), English and Brazilian Portuguese. */
+/**
+ * The demo's router vocabulary (YAML), English and Brazilian Portuguese. The `data` sections name the
+ * demo's managers, fields and values (Portuguese words, English synonyms); the app reader generates the
+ * English manager, field and value words from the schema and the data, and merges this file over them.
+ */
 export const demoVocabularyYaml = `settings:
   language: en
 languages:
@@ -38,6 +42,24 @@ languages:
       time_max: { label: end }
     dates:
       availability: [am i free, am i available, am i busy, do i have anything]
+    data:
+      managers:
+        Part: [part, parts, component, components]
+        Material: [material, materials]
+        Task: [task, tasks, to-do, to-dos, todo, todos]
+        Project: [project, projects]
+        OrderLine: [order line, order lines, line item, line items]
+      fields:
+        Material.density: [density, densities]
+        Part.unitPrice: [price, unit price, cost]
+        Part.stock: [stock, units in stock, in stock]
+        Project.budget: [budget]
+        Order.total: [total, order total]
+        OrderLine.quantity: [quantity, qty]
+      values:
+        Material.name: { Aluminum: [aluminium, aluminum] }
+        Task.done: { 'false': [open, pending, unfinished, not done, to do], 'true': [done, finished, completed, closed] }
+        Project.status: { on_hold: [on hold, paused], done: [finished, completed] }
   pt-BR:
     tools:
       get_order:
@@ -80,4 +102,43 @@ languages:
       time_max: { label: fim }
     dates:
       availability: [estou livre, to livre, estou disponivel, estou ocupado, tenho algo]
+    data:
+      managers:
+        Part: [peça, peças, componente, componentes]
+        Material: [material, materiais]
+        Task: [tarefa, tarefas]
+        Project: [projeto, projetos]
+        Order: [pedido, pedidos]
+        OrderLine: [linha de pedido, linhas de pedido, item de pedido, itens de pedido]
+      fields:
+        Material.density: [densidade, densidades]
+        Part.unitPrice: [preço, preço unitário, custo]
+        Part.stock: [estoque, em estoque]
+        Project.budget: [orçamento]
+        Project.status: [situação, status]
+        Order.total: [total, valor total]
+        Order.status: [situação, status]
+        OrderLine.quantity: [quantidade]
+      values:
+        Material.name:
+          Steel: [aço]
+          Aluminum: [alumínio]
+          Cobalt: [cobalto]
+          Copper: [cobre]
+          Titanium: [titânio]
+          Brass: [latão]
+          Nylon: [náilon]
+        Task.done:
+          'false': [aberta, abertas, em aberto, pendente, pendentes, não concluída, não concluídas]
+          'true': [concluída, concluídas, feita, feitas, finalizada, finalizadas, fechada, fechadas]
+        Project.status:
+          planning: [em planejamento, planejamento]
+          active: [ativo, ativos, ativa, ativas, em andamento]
+          on_hold: [pausado, pausados, em espera, parado, parados, suspenso, suspensos]
+          done: [concluído, concluídos, encerrado, encerrados, finalizado, finalizados]
+        Order.status:
+          pending: [pendente, pendentes, aguardando pagamento]
+          paid: [pago, pagos]
+          shipped: [enviado, enviados, despachado, despachados]
+          cancelled: [cancelado, cancelados]
 `;
