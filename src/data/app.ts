@@ -1,4 +1,5 @@
 import { execute, GraphQLError, parse, validate } from 'graphql';
+import { sql } from 'kysely';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { isPlumbError, PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
@@ -67,6 +68,12 @@ export interface App {
   /** Counts the rows an actor may see that match a filter. */
   count(actor: Actor, managerName: string, args?: ListArgs & { readonly signal?: AbortSignal }): Promise<number>;
   load(managerName: string, rows: Iterable<Readonly<Record<string, unknown>>>): Promise<number>;
+  /**
+   * The distinct non-null values of one field (sorted, as strings), or null when it has more than
+   * `limit`. For vocabularies (a router's value words): it reads the table directly, without row
+   * permissions, so use it for words, never for answers.
+   */
+  distinctValues(managerName: string, fieldName: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly string[] | null>;
   readonly closed: boolean;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -242,6 +249,26 @@ class DataApp implements App {
     await this.ready();
     this.#assertOpen();
     return loadRows(this.database, manager, rows);
+  }
+
+  async distinctValues(managerName: string, fieldName: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly string[] | null> {
+    const manager = this.#require(managerName);
+    const field = manager.fields.find((item) => item.name === fieldName);
+    if (field === undefined) {
+      throw new PlumbError('invalid_input', `Unknown field '${fieldName}' on ${manager.name}. Fields: ${manager.fields.map((item) => item.name).join(', ')}.`, {
+        details: { manager: manager.name, field: fieldName },
+      });
+    }
+    if (!Number.isInteger(options.limit) || options.limit < 0) throw new PlumbError('invalid_input', `distinctValues needs a whole limit of 0 or more, got ${String(options.limit)}.`);
+    await this.ready();
+    this.#assertOpen();
+    if (options.signal?.aborted === true) throw abortError(options.signal);
+    const column = sql.ref(field.column);
+    const query = sql`select distinct ${column} as v from ${sql.table(manager.table)} where ${column} is not null order by 1 limit ${options.limit + 1}`.compile(this.database.kysely);
+    this.#runtime.onQuery(query.sql, query.parameters);
+    const result = await this.database.execute(query);
+    if (result.rows.length > options.limit) return null;
+    return result.rows.map((row) => String(row['v']));
   }
 
   async close(): Promise<void> {

@@ -52,4 +52,9 @@ export interface ChatApp {
   /** The generated schema: mutation names and argument types are read from it when present. */
   readonly schema?: GraphQLSchema | undefined;
   readonly settings?: { readonly maxPageSize?: number | undefined } | undefined;
+  /**
+   * Optional: the distinct non-null values of a field (as strings), null when there are more than
+   * `limit`. Used for vocabularies (the router's value words), never for answers.
+   */
+  distinctValues?(manager: string, field: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly string[] | null>;
 }
