@@ -1,6 +1,8 @@
 /** Plans and step items for the renderer's tests, shaped as the router writes them. */
-import type { JsonObject } from '../../core/index.js';
+import type { JsonObject, JsonValue } from '../../core/index.js';
 import type { ComputeOperation, Language, Outcome, PlanItem, StepKind, TurnPlan } from '../../router/index.js';
+import { renderAnswer } from './index.js';
+import type { RowLabel } from './index.js';
 
 export interface StepSpec {
   readonly kind?: StepKind;
@@ -58,4 +60,22 @@ export function ptLabel(tool: string, language: Language, count: number): string
   };
   const pair = words[tool];
   return pair === undefined ? null : count === 1 ? pair[0] : pair[1];
+}
+
+/** A run plan of one tool step and its result, rendered. */
+export function oneStep(
+  language: Language,
+  turn: string,
+  tool: string,
+  args: JsonObject,
+  result: JsonValue,
+  spec: StepSpec = {},
+  label: RowLabel | undefined = ptLabel,
+): string {
+  return renderAnswer({
+    language,
+    ...(label === undefined ? {} : { label }),
+    plan: plan('run', language, turn, [item({ tool, arguments: args, text: turn, ...spec })]),
+    steps: [{ kind: 'tool', tool, arguments: args, result }],
+  });
 }

@@ -52,7 +52,8 @@ function renderWrite(ctx: Context, outcome: ToolOutcome): string {
   const { tool, result } = outcome;
   const args = outcome.arguments;
   const verb = verbOf(tool);
-  const done = Object.hasOwn(words.done, verb) ? (words.done[verb] as string) : words.doneOther;
+  const known = Object.hasOwn(words.done, verb);
+  const done = known ? (words.done[verb] as string) : words.doneOther;
   const record = isRecord(result) ? result : null;
   const used = new Set<string>();
   let headline: string;
@@ -69,7 +70,7 @@ function renderWrite(ctx: Context, outcome: ToolOutcome): string {
     headline = `${done} ${rowNoun(tool, language, 1, label)} ${compact(record['id'])}${name === undefined ? '' : ` "${compact(record[name])}"`}.`;
   } else {
     const text = argumentText(args);
-    headline = `${done} ${thingOf(tool)}${text === '' ? '' : ` (${text})`}.`;
+    headline = `${done} ${known ? thingOf(tool) : fieldWords(tool)}${text === '' ? '' : ` (${text})`}.`;
   }
   if (record === null) return result === null ? headline : `${headline}\n${fieldLine('result', result)}`;
   const lines = Object.keys(record).filter((k) => !used.has(k)).map((k) => fieldLine(k, record[k]));

@@ -71,7 +71,7 @@ const en: AnswerWords = {
     create: 'Created', add: 'Added', make: 'Made', charge: 'Charged', refund: 'Refunded', send: 'Sent', email: 'Emailed', update: 'Updated',
     change: 'Changed', set: 'Set', delete: 'Deleted', remove: 'Removed', cancel: 'Cancelled', book: 'Booked', schedule: 'Scheduled', pay: 'Paid', post: 'Posted',
   },
-  doneOther: 'Done',
+  doneOther: 'Done:',
   amountTo: '{done} {amount} to {target}.',
   amountOn: '{done} {amount} on {target}.',
 };
