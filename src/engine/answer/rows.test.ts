@@ -67,6 +67,12 @@ describe('rows of a read', () => {
     );
   });
 
+  it('says there are more without a number when the page does not count its rows', () => {
+    const page = { data: materials(2), has_more: true };
+    expect(oneStep('en', 'show materials', 'query_material', { fields: ['id'] }, page).split('\n').at(-1)).toBe('… and more.');
+    expect(oneStep('pt-BR', 'mostre materiais', 'query_material', { fields: ['id'] }, page).split('\n').at(-1)).toBe('… e mais.');
+  });
+
   it('copies decimals, dates and names exactly, never reformatting them', () => {
     const row = { id: '3', name: 'Ação inox', price: '74.00', density: 7.85, placed: '2026-03-02', at: '2026-03-02T10:00:00-03:00', active: true, note: null };
     const text = oneStep('en', 'show part 3', 'query_part', { fields: ['*'] }, { data: [row], total_count: 1, has_more: false });

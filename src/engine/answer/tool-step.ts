@@ -5,7 +5,7 @@ import { conditions } from './filters.js';
 import { capitalize, rowNoun, thingNoun, thingOf, verbOf } from './nouns.js';
 import type { Context } from './context.js';
 import { MAX_ROWS, rowLines } from './rows.js';
-import { compact, fieldLine, fieldWords, isRecord } from './values.js';
+import { compact, fieldLine, fieldWords, isList, isRecord } from './values.js';
 import { fill } from './words.js';
 
 type ToolOutcome = { readonly tool: string; readonly arguments: JsonObject; readonly result: JsonValue };
@@ -23,7 +23,7 @@ export function renderToolStep(ctx: Context, step: PlanItem | undefined, outcome
   }
   if (step?.confirmation != null) return renderWrite(ctx, outcome);
   if (Array.isArray(result) && step?.decidedBy.startsWith('D1') === true) return renderAvailability(ctx, outcome, result);
-  if (isRecord(result) && Array.isArray(result['data'])) return renderQuery(ctx, outcome, result['data'], result['total_count']);
+  if (isRecord(result) && isList(result['data'])) return renderQuery(ctx, outcome, result['data'], result['total_count'], result['has_more'] === true);
   if (Array.isArray(result)) return renderList(ctx, outcome, result);
   if (isRecord(result)) return renderRecord(ctx, step, outcome, result);
   return `${capitalize(rowNoun(tool, ctx.language, 1, ctx.label))}: ${compact(result)}`;
@@ -78,7 +78,7 @@ function renderWrite(ctx: Context, outcome: ToolOutcome): string {
 }
 
 /** Rows of a query page: how many, what they were filtered by, the rows, and how many more past the bound. */
-function renderQuery(ctx: Context, outcome: ToolOutcome, rows: readonly JsonValue[], totalCount: JsonValue | undefined): string {
+function renderQuery(ctx: Context, outcome: ToolOutcome, rows: readonly JsonValue[], totalCount: JsonValue | undefined, hasMore: boolean): string {
   const { words, language, label } = ctx;
   const total = typeof totalCount === 'number' && totalCount >= rows.length ? totalCount : rows.length;
   const filters = conditions(outcome.arguments, words);
@@ -87,7 +87,8 @@ function renderQuery(ctx: Context, outcome: ToolOutcome, rows: readonly JsonValu
     return filters === '' ? fill(words.noRows, { noun, args: '' }) : fill(words.noRowsWhere, { noun, filters });
   }
   const header = fill(words.rows, { count: String(total), noun: rowNoun(outcome.tool, language, total, label), where: filters === '' ? '' : ` ${words.where} ${filters}` });
-  return [header, ...rowLines(rows), ...moreLine(ctx, Math.min(rows.length, MAX_ROWS), total)].join('\n');
+  const more = typeof totalCount !== 'number' && (hasMore || rows.length > MAX_ROWS) ? [ctx.words.moreUncounted] : moreLine(ctx, Math.min(rows.length, MAX_ROWS), total);
+  return [header, ...rowLines(rows), ...more].join('\n');
 }
 
 function moreLine(ctx: Context, shown: number, total: number): string[] {

@@ -9,6 +9,7 @@ export interface AnswerWords {
   readonly noRows: string;
   readonly noRowsWhere: string;
   readonly more: string;
+  readonly moreUncounted: string;
   readonly free: string;
   readonly busy: string;
   readonly toolError: string;
@@ -44,6 +45,7 @@ const en: AnswerWords = {
   noRows: 'No {noun} found{args}.',
   noRowsWhere: 'No {noun} match {filters}.',
   more: '… and {more} more (total {total}).',
+  moreUncounted: '… and more.',
   free: 'You are free from {from} to {to}: nothing on the calendar overlaps.',
   busy: 'You are not free from {from} to {to}; {count} {noun} in that period:',
   toolError: '{tool} failed ({code}): {message}',
@@ -84,6 +86,7 @@ const ptBR: AnswerWords = {
   noRows: 'Não há {noun}{args}.',
   noRowsWhere: 'Não há {noun} com {filters}.',
   more: '… e mais {more} (total {total}).',
+  moreUncounted: '… e mais.',
   free: 'Você está livre de {from} a {to}: nada na agenda se sobrepõe.',
   busy: 'Você não está livre de {from} a {to}; {count} {noun} nesse período:',
   toolError: '{tool} falhou ({code}): {message}',
