@@ -1,0 +1,92 @@
+/**
+ * The generated part of an app reader's vocabulary: English words for managers and fields from the
+ * schema, and every indexed value as its own word in both languages. The host's file is merged over it.
+ */
+import type { ChatApp, ChatManager, SchemaIndex } from '../../tools/index.js';
+import type { VocabularyFile } from '../../router/index.js';
+
+/** `Manager.field` → its distinct values, for the fields that are indexed. */
+export type DataValues = ReadonlyMap<string, readonly string[]>;
+
+/** Longest value indexed as a word. */
+export const MAX_VALUE_LENGTH = 40;
+
+/** Words of an identifier: `OrderLine` → `order line`, `unitPrice` → `unit price`, `due_date` → `due date`. */
+export function identifierPhrase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** English plural of a phrase's last word: part → parts, category → categories, box → boxes. */
+export function plural(phrase: string): string {
+  const words = phrase.split(' ');
+  const last = words.pop() ?? '';
+  let many: string;
+  if (/[^aeiou]y$/.test(last)) many = `${last.slice(0, -1)}ies`;
+  else if (/(s|x|z|ch|sh)$/.test(last)) many = `${last}es`;
+  else many = `${last}s`;
+  return [...words, many].join(' ');
+}
+
+/** The fields whose values are indexed: short strings (not text) and enums, never the primary key. */
+export function valueFields(app: ChatApp, index: SchemaIndex): { manager: string; field: string; type: string; values: readonly string[] | null }[] {
+  const out: { manager: string; field: string; type: string; values: readonly string[] | null }[] = [];
+  for (const indexed of index.all) {
+    const manager = app.managers.find((m) => m.name === indexed.entry.manager);
+    for (const field of indexed.entry.fields) {
+      if (field.type !== 'string' && field.type !== 'enum') continue;
+      const declared = declaredField(manager, field.name);
+      if (declared?.primaryKey === true) continue;
+      out.push({ manager: indexed.entry.manager, field: field.name, type: field.type, values: field.type === 'enum' ? (declared?.values ?? null) : null });
+    }
+  }
+  return out;
+}
+
+function declaredField(manager: ChatManager | undefined, name: string): { readonly primaryKey?: boolean | undefined; readonly values?: readonly string[] | undefined } | undefined {
+  return manager?.fields.find((f) => f.name === name);
+}
+
+/** Keeps the values worth a word: at most `MAX_VALUE_LENGTH` characters, with a letter in them, trimmed, each once. */
+export function wordValues(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const value of values) {
+    const trimmed = value.trim();
+    if (trimmed.length === 0 || trimmed.length > MAX_VALUE_LENGTH || !/\p{L}/u.test(trimmed)) continue;
+    out.add(trimmed);
+  }
+  return [...out].sort();
+}
+
+/** The generated vocabulary: English manager and field words, and each value as itself in both languages. */
+export function generatedVocabulary(index: SchemaIndex, values: DataValues): VocabularyFile {
+  const managers: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = {};
+  for (const indexed of index.all) {
+    const name = indexed.entry.manager;
+    const phrase = identifierPhrase(name);
+    managers[name] = [...new Set([phrase, plural(phrase)])];
+    for (const field of indexed.entry.fields) {
+      const words = identifierPhrase(field.name);
+      fields[`${name}.${field.name}`] = [...new Set([words, plural(words)])];
+    }
+  }
+  const valueWords: Record<string, Record<string, string[]>> = {};
+  for (const key of [...values.keys()].sort()) {
+    const map: Record<string, string[]> = {};
+    for (const value of values.get(key) ?? []) {
+      const spoken = identifierPhrase(value);
+      map[value] = spoken === value.toLowerCase() ? [value] : [value, spoken];
+    }
+    if (Object.keys(map).length > 0) valueWords[key] = map;
+  }
+  return {
+    languages: {
+      en: { data: { managers, fields, values: valueWords } },
+      'pt-BR': { data: { values: valueWords } },
+    },
+  };
+}
