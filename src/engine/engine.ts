@@ -18,7 +18,9 @@ import { parseEngineSettings } from './settings.js';
 import type { EngineSettings, EngineSettingsInput } from './settings.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { reportCall } from './tool-step.js';
-import { runTurnLoop } from './turn-loop.js';
+import { renderAnswer } from './answer/index.js';
+import { driveTurn } from './router-turn.js';
+import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
 import { TurnRun } from './turn-run.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
@@ -40,6 +42,13 @@ export interface EngineOptions {
   readonly ids?: () => string;
   /** In [0, 1): the retry jitter. Default `Math.random`. */
   readonly random?: () => number;
+  /**
+   * Reads turns first (`createAppReader`, or any object of that shape): with it, and the `router`
+   * setting on, each turn is read by the thread's router session before any model is asked.
+   */
+  readonly reader?: EngineReader;
+  /** Writes a router-run turn's answer from its results. Default: the grounded renderer (`renderAnswer`). */
+  readonly answer?: AnswerRenderer;
 }
 
 export interface SendRequest {
@@ -49,6 +58,12 @@ export interface SendRequest {
   readonly text: string;
   /** Aborting stops reading the events; an accepted turn still finishes and is journaled. */
   readonly signal?: AbortSignal;
+  /**
+   * False when the caller cannot ask the person to confirm (a plain HTTP request): a write that
+   * needs confirmation then ends the turn with `confirmation_required_transport` instead of pausing.
+   * Default true.
+   */
+  readonly canConfirm?: boolean;
 }
 
 export interface ConfirmRequest {
@@ -56,6 +71,8 @@ export interface ConfirmRequest {
   readonly confirmationId: string;
   readonly confirmed: boolean;
   readonly signal?: AbortSignal;
+  /** As in `send`: false when a further write of the resumed turn could not be confirmed. */
+  readonly canConfirm?: boolean;
 }
 
 export interface CancelRequest {
@@ -132,8 +149,12 @@ class PlumbEngine implements Engine {
     this.#clock = options.clock ?? Date.now;
     this.#hooks = new HookBus(options.hooks, options.logger);
     const clock = this.#clock;
+    const routing = routingParts(options, this.settings);
+    // The dispatcher also holds the reader's read tools (the router's data-read steps call them); the model is not offered them.
+    const modelTools = new Set(options.tools.map((tool) => tool.name));
+    const readTools = routing === undefined ? [] : routing.reader.readTools.filter((tool) => !modelTools.has(tool.name));
     const dispatcher = createDispatcher({
-      tools: options.tools,
+      tools: [...options.tools, ...readTools],
       app: options.app,
       settings: options.toolSettings,
       confirmations: storeConfirmations(options.store, (threadId) => (threadId === undefined ? undefined : this.#bindings.get(threadId))),
@@ -146,7 +167,7 @@ class PlumbEngine implements Engine {
       store: options.store,
       provider: options.provider,
       dispatcher,
-      toolDefinitions: dispatcher.definitions(),
+      toolDefinitions: readTools.length === 0 ? dispatcher.definitions() : dispatcher.definitions().filter((definition) => modelTools.has(definition.name)),
       settings: this.settings,
       hooks: this.#hooks,
       systemPrompt: buildSystemPrompt(options.app, this.settings.systemPrompt, this.settings.maxSchemaManagersInPrompt),
@@ -157,6 +178,7 @@ class PlumbEngine implements Engine {
         else this.#bindings.set(threadId, binding);
       },
       scheduleExpiry: (confirmationId, expiresAt) => this.#scheduleExpiry(confirmationId, expiresAt),
+      routing,
     };
     this.threads = {
       list: async (actor, listOptions) => {
@@ -291,7 +313,10 @@ class PlumbEngine implements Engine {
     // The turn stays `accepted` until its first step commits as `running` (one transaction fewer);
     // a new thread's journal is just the user item, so it need not be read back.
     const items = begun.userItem.ordinal === 1 ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
-    await this.#run(new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters }), () => Promise.resolve());
+    await this.#run(
+      new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm }),
+      () => Promise.resolve(),
+    );
   }
 
   /** Registers the run as the thread's active one, runs `before` then the loop, and unregisters. */
@@ -303,7 +328,7 @@ class PlumbEngine implements Engine {
     this.#active.set(run.thread.id, { run, settled });
     try {
       await before(run);
-      await runTurnLoop(run);
+      await driveTurn(run);
     } finally {
       this.#active.delete(run.thread.id);
       release();
@@ -337,7 +362,7 @@ class PlumbEngine implements Engine {
     }
     this.#clearExpiry(record.id);
     const items = [...(await this.#store.listItems(thread.id))];
-    const run = new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters });
+    const run = new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm });
     run.counters = replayCounters(run.turnItems());
     await this.#run(run, async () => {
       const effect = this.#parts.dispatcher.tool(record.tool)?.effect ?? 'write';
@@ -503,7 +528,8 @@ class PlumbEngine implements Engine {
     }
     const turns = await this.#store.listTurns(found.threadId);
     const latest = turns[turns.length - 1];
-    const retryable = found.status === 'failed' && (found.failureCode === 'interrupted' || (found.failureCode ?? '').startsWith('provider_'));
+    const retryable =
+      found.status === 'failed' && (found.failureCode === 'interrupted' || found.failureCode === 'rate_limited' || (found.failureCode ?? '').startsWith('provider_'));
     if (!retryable || latest?.id !== found.id) {
       void channel.push({
         ...base,
@@ -564,4 +590,19 @@ class PlumbEngine implements Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** The router side of the engine: present when a reader is given and the `router` setting is on. */
+function routingParts(options: EngineOptions, settings: EngineSettings): RoutingParts | undefined {
+  if (options.reader === undefined || settings.router === 'off') return undefined;
+  if (settings.answerWith === 'model' && options.provider === undefined) {
+    throw new PlumbError('invalid_engine_settings', "Invalid engine settings. answerWith: 'model' needs a provider; configure one or use answerWith: 'router'.");
+  }
+  return {
+    reader: options.reader,
+    answer: options.answer ?? renderAnswer,
+    onUnread: settings.onUnread ?? (options.provider === undefined ? 'refuse' : 'model'),
+    askToRephrase: settings.askToRephrase,
+    answerWith: settings.answerWith,
+  };
 }

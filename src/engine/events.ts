@@ -1,4 +1,4 @@
-import type { JsonValue } from '../core/index.js';
+import type { JsonObject, JsonValue } from '../core/index.js';
 
 /**
  * The event vocabulary every caller sees, in order. Every event carries `thread_id` and
@@ -33,6 +33,11 @@ export interface ConfirmMutationEvent extends Base {
   readonly mutation: string;
   readonly input: JsonValue;
   readonly expires_at: string;
+  /**
+   * For a write the router planned: the sentence the person confirms, in the turn's language; for an
+   * irreversible step followed by writes it ends with the warning that those writes cannot undo it.
+   */
+  readonly message?: string;
 }
 export interface DoneEvent extends Base {
   readonly type: 'done';
@@ -52,7 +57,22 @@ export interface RetryEvent extends Base {
   readonly delay_ms: number;
 }
 
-export type ChatEvent = ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | DoneEvent | ErrorEvent | RetryEvent;
+/** How the router read the turn (router-first turns only), before any step runs. */
+export interface PlanEvent extends Base {
+  readonly type: 'plan';
+  readonly outcome: 'run' | 'ask' | 'declined' | 'unread';
+  readonly language: string;
+  readonly steps: readonly PlanStepView[];
+}
+export interface PlanStepView {
+  readonly kind: string;
+  /** The words of the turn the step read. */
+  readonly text: string;
+  readonly tool: string | null;
+  readonly arguments: JsonObject;
+}
+
+export type ChatEvent = PlanEvent | ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | DoneEvent | ErrorEvent | RetryEvent;
 export type ChatEventType = ChatEvent['type'];
 
 /** What `collect` gathers: every event, and the answer text as a client would show it. */

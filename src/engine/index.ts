@@ -13,7 +13,10 @@ export type {
   DoneEvent,
   ErrorEvent,
   RetryEvent,
+  PlanEvent,
+  PlanStepView,
 } from './events.js';
+export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
 export { engineErrorCodes } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/index.js';
-import type { ItemRecord, NewItem } from '../store/index.js';
+import { itemKinds } from '../store/index.js';
+import type { ItemKind, ItemRecord, NewItem } from '../store/index.js';
 
 /**
  * The shapes of item data the engine writes, and tolerant readers for them. Every item of a
@@ -13,6 +14,8 @@ export interface ToolCallData {
   /** `read`, `write`, `irreversible`, or `unknown` for a tool the dispatcher does not know. */
   readonly effect: string;
   readonly step: number;
+  /** For a call the router's tool check allowed: the check, so that its outcome can be recorded after a pause. */
+  readonly checkId?: string;
 }
 export interface ToolResultData {
   readonly callId: string;
@@ -25,6 +28,8 @@ export interface ConfirmationRequestData {
   readonly name: string;
   readonly arguments: JsonValue;
   readonly expiresAt: string;
+  /** The sentence the person confirms (a write the router planned). */
+  readonly message?: string;
 }
 export type ConfirmationOutcome = 'approved' | 'rejected' | 'expired' | 'cancelled';
 export interface ConfirmationResolutionData {
@@ -53,7 +58,8 @@ export function itemStep(item: ItemRecord): number {
 }
 export function toolCallOf(item: ItemRecord): ToolCallData {
   const d = record(item);
-  return { callId: text(d.callId), name: text(d.name), arguments: text(d.arguments), effect: text(d.effect) || 'unknown', step: num(d.step) };
+  const call = { callId: text(d.callId), name: text(d.name), arguments: text(d.arguments), effect: text(d.effect) || 'unknown', step: num(d.step) };
+  return typeof d.checkId === 'string' ? { ...call, checkId: d.checkId } : call;
 }
 export function toolResultOf(item: ItemRecord): ToolResultData {
   const d = record(item);
@@ -67,6 +73,7 @@ export function confirmationRequestOf(item: ItemRecord): ConfirmationRequestData
     name: text(d.name),
     arguments: d.arguments ?? null,
     expiresAt: text(d.expiresAt),
+    ...(typeof d.message === 'string' ? { message: d.message } : {}),
   };
 }
 export function confirmationResolutionOf(item: ItemRecord): ConfirmationResolutionData {
@@ -81,7 +88,33 @@ export function retryReason(item: ItemRecord): string {
   return text(record(item).reason);
 }
 
+/** What the router made of a turn, and what the engine did with it. */
+export interface PlanItemData {
+  /** The whole TurnPlan, as the router returned it. */
+  readonly plan: JsonValue;
+  /** `run`, `ask`, `declined`, `rephrase`, `refuse` (answered here) or `model` (deferred to the model loop). */
+  readonly next: PlanNext;
+}
+export type PlanNext = 'run' | 'ask' | 'declined' | 'rephrase' | 'refuse' | 'model';
+
+/**
+ * The plan item's kind: `plan` where the store knows it, else a `retry_marker` whose reason is
+ * `plan` (the store's kinds are a closed list; both read back the same).
+ */
+const planKind: ItemKind = (itemKinds as readonly string[]).includes('plan') ? ('plan' as ItemKind) : 'retry_marker';
+
+export function isPlanItem(item: ItemRecord): boolean {
+  return (item.kind as string) === 'plan' || (item.kind === 'retry_marker' && retryReason(item) === 'plan');
+}
+export function planItemOf(item: ItemRecord): PlanItemData {
+  const d = record(item);
+  return { plan: d.plan ?? null, next: (text(d.next) || 'run') as PlanNext };
+}
+
 export const newItems = {
+  plan: (data: PlanItemData): NewItem => ({ kind: planKind, data: planKind === 'retry_marker' ? { reason: 'plan', ...data } : { ...data } }),
+  /** Something the journal should say that is not a message (a router session replaced). */
+  note: (data: Readonly<Record<string, JsonValue>>): NewItem => ({ kind: 'retry_marker', data: { reason: 'note', ...data } }),
   assistantText: (value: string, step: number): NewItem => ({ kind: 'assistant_text', data: { text: value, step } }),
   toolCall: (data: ToolCallData): NewItem => ({ kind: 'tool_call', data: { ...data } }),
   toolResult: (data: ToolResultData): NewItem => ({ kind: 'tool_result', data: { ...data } }),

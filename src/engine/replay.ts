@@ -1,6 +1,7 @@
 import type { ItemRecord, TurnRecord } from '../store/index.js';
-import type { ChatEvent } from './events.js';
-import { confirmationRequestOf, errorOf, itemText, toolCallOf, toolResultOf } from './journal.js';
+import type { ChatEvent, PlanEvent } from './events.js';
+import type { TurnPlan } from '../router/index.js';
+import { confirmationRequestOf, errorOf, isPlanItem, itemText, planItemOf, toolCallOf, toolResultOf } from './journal.js';
 import { describeMutation } from './tool-step.js';
 import { parsedArguments } from './turn-run.js';
 
@@ -29,10 +30,12 @@ export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[])
       case 'confirmation_request': {
         const request = confirmationRequestOf(item);
         const { mutation, input } = describeMutation(request.name, request.arguments);
-        events.push({ ...base, type: 'confirm_mutation', id: request.confirmationId, mutation, input, expires_at: request.expiresAt });
+        const event = { ...base, type: 'confirm_mutation' as const, id: request.confirmationId, mutation, input, expires_at: request.expiresAt };
+        events.push(request.message === undefined ? event : { ...event, message: request.message });
         break;
       }
       default:
+        if (isPlanItem(item)) events.push({ ...base, ...planEventOf(planItemOf(item).plan as unknown as TurnPlan) });
         break;
     }
   }
@@ -44,4 +47,14 @@ export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[])
     events.push({ ...base, type: 'error', code: error.code, message: error.message });
   }
   return events;
+}
+
+/** The `plan` event of a plan: its outcome, language and each step's kind, words, tool and arguments. */
+export function planEventOf(plan: TurnPlan): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
+  return {
+    type: 'plan',
+    outcome: plan.outcome,
+    language: plan.language,
+    steps: plan.steps.map((step) => ({ kind: step.kind, text: step.text, tool: step.selection.tool, arguments: step.selection.arguments })),
+  };
 }

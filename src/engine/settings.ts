@@ -51,6 +51,14 @@ export const engineSettingsSchema = z.strictObject({
   eventBufferSize: z.int().positive().default(256),
   /** On start, fail turns left `running` by a previous process (interrupted / effect_outcome_unknown). */
   recoverOnStart: z.boolean().default(true),
+  /** Router-first turns when the engine has a reader; `off`: every turn goes to the model loop. */
+  router: z.enum(['on', 'off']).default('on'),
+  /** Who writes the answer of a router-run turn: the deterministic renderer, or one provider round without tools. */
+  answerWith: z.enum(['router', 'model']).default('router'),
+  /** A deferred unread turn: the model loop or a refusal; null: `model` with a provider, `refuse` without. */
+  onUnread: z.enum(['model', 'refuse']).nullable().default(null),
+  /** Ask the person to rephrase an unread turn first; null: false with a provider, the rulebook's without. */
+  askToRephrase: z.boolean().nullable().default(null),
 });
 
 export type EngineSettingsInput = z.input<typeof engineSettingsSchema>;

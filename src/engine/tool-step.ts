@@ -1,7 +1,7 @@
-import type { JsonValue } from '../core/index.js';
+import type { JsonObject, JsonValue } from '../core/index.js';
 import type { ToolCallPart } from '../providers/index.js';
 import type { NewItem } from '../store/index.js';
-import { isConfirmationRequired } from '../tools/index.js';
+import { isCancelled, isConfirmationRequired } from '../tools/index.js';
 import { afterTools } from './decide.js';
 import type { Completion, Plan } from './decide.js';
 import { newItems } from './journal.js';
@@ -44,7 +44,7 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
     return { next: 'stopped' };
   }
 
-  const results = await Promise.all(plan.calls.map(async (planned) => (planned.disposition === 'execute' ? execute(run, planned.call, planned.effect) : repetitionFeedback(planned.call))));
+  const results = await Promise.all(plan.calls.map(async (planned) => (planned.disposition === 'execute' ? checkedExecute(run, planned.call, planned.effect) : repetitionFeedback(planned.call))));
 
   const held = results.findIndex((result) => isConfirmationRequired(result));
   if (held >= 0) return hold(run, plan.calls[held]!.call, results[held], writes ? [] : stepItems);
@@ -71,6 +71,10 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
     if (waiting !== undefined) await waiting;
     reportCall(run, planned.call, planned.effect, result);
   }
+  if (results.some(cannotConfirm)) {
+    await failCannotConfirm(run);
+    return { next: 'stopped' };
+  }
   const after = afterTools(run.counters, plan, { reads, mutations, failures, invalidArguments }, run.parts.settings);
   run.counters = after.counters;
   if (run.stopping) return { next: 'stopped' };
@@ -81,7 +85,44 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
   return { next: 'continue' };
 }
 
-async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promise<unknown> {
+/** The dispatcher's answer when the caller cannot ask a person (`canConfirm: false`). */
+export function cannotConfirm(result: unknown): boolean {
+  return errorCodeOf(result as JsonValue) === 'confirmation_required';
+}
+
+/** A write needs a person's confirmation and this caller cannot ask for one: the turn ends, cleanly. */
+export async function failCannotConfirm(run: TurnRun): Promise<void> {
+  await run.fail(
+    'confirmation_required_transport',
+    'This change needs your confirmation, which this connection cannot ask for; nothing was changed. Ask again over a streaming connection (SSE or WebSocket).',
+  );
+}
+
+/**
+ * A call the model proposed: with a router session, the router's tool check first. A refusal
+ * (other than `confirmation_required`, which the dispatcher's own confirmation handles) comes
+ * back to the model as a `tool_refused` result and the call is not dispatched.
+ */
+async function checkedExecute(run: TurnRun, call: ToolCallPart, effect: string): Promise<unknown> {
+  const handle = run.session;
+  const args = parsedArguments(call.arguments);
+  if (handle === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) return execute(run, call, effect);
+  const check = handle.session.checkToolCall({ tool: call.name, arguments: args as JsonObject });
+  if (!check.allowed && check.code !== 'confirmation_required') return { error: { code: 'tool_refused', message: check.reason } };
+  const result = await execute(run, call, effect);
+  if (check.allowed) handle.session.ran(check, runOutcomeOf(result as JsonValue));
+  return result;
+}
+
+/** How a call's result is recorded in the router session's history. */
+export function runOutcomeOf(result: JsonValue): 'ran' | 'failed' | 'outcome_unknown' {
+  const code = errorCodeOf(result);
+  if (code === undefined) return isCancelled(result) ? 'failed' : 'ran';
+  return code === 'aborted' || code === 'timeout' ? 'outcome_unknown' : 'failed';
+}
+
+/** Runs one call through the dispatcher as the actor; a write is bound to the turn for its confirmation. */
+export async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promise<unknown> {
   const write = effect !== 'read' && effect !== 'unknown';
   const { dispatcher, bindConfirmation } = run.parts;
   if (write) {
@@ -91,7 +132,7 @@ async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promis
   try {
     return await dispatcher.dispatch(
       { name: call.name, arguments: call.arguments },
-      { actor: run.actor, signal: run.signal, threadId: run.thread.id, canConfirm: true },
+      { actor: run.actor, signal: run.signal, threadId: run.thread.id, canConfirm: run.canConfirm },
     );
   } finally {
     if (write) {
@@ -101,16 +142,16 @@ async function execute(run: TurnRun, call: ToolCallPart, effect: string): Promis
   }
 }
 
-async function hold(run: TurnRun, call: ToolCallPart, result: unknown, uncommitted: readonly NewItem[]): Promise<ToolStepOutcome> {
+/** Pauses the turn on a held write: the request is journaled (turn `waiting`), its expiry scheduled, `confirm_mutation` emitted. */
+export async function hold(run: TurnRun, call: ToolCallPart, result: unknown, uncommitted: readonly NewItem[], message?: string): Promise<ToolStepOutcome> {
   if (!isConfirmationRequired(result)) throw new Error('hold() needs a confirmation_required result');
   const expiresAt = Date.parse(result.expires_at);
-  await run.append(
-    [...uncommitted, newItems.confirmationRequest({ confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at })],
-    { status: 'waiting' },
-  );
+  const request = { confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at };
+  await run.append([...uncommitted, newItems.confirmationRequest(message === undefined ? request : { ...request, message })], { status: 'waiting' });
   run.parts.scheduleExpiry(result.confirmation_id, expiresAt);
   const { mutation, input } = describeMutation(call.name, result.arguments);
-  const waiting = run.emit({ type: 'confirm_mutation', id: result.confirmation_id, mutation, input, expires_at: result.expires_at });
+  const event = { type: 'confirm_mutation' as const, id: result.confirmation_id, mutation, input, expires_at: result.expires_at };
+  const waiting = run.emit(message === undefined ? event : { ...event, message });
   if (waiting !== undefined) await waiting;
   return { next: 'waiting' };
 }
@@ -128,7 +169,9 @@ export function reportCall(run: TurnRun, call: ToolCallPart, effect: string, res
   const hooks = run.parts.hooks;
   const base = { actor: run.actor, threadId: run.thread.id, turnId: run.turnId, callId: call.id, name: call.name, arguments: parsedArguments(call.arguments), result };
   if (hooks.has('toolCalled')) hooks.emit('toolCalled', base);
-  if (effect !== 'read' && effect !== 'unknown' && hooks.has('mutationExecuted')) {
+  const write = effect !== 'read' && effect !== 'unknown';
+  if (write && errorCodeOf(result) === undefined) run.parts.routing?.reader.noteWrite?.();
+  if (write && hooks.has('mutationExecuted')) {
     hooks.emit('mutationExecuted', { ...base, status: errorCodeOf(result) === undefined ? 'executed' : 'failed' });
   }
 }

@@ -27,8 +27,13 @@ const recoveryPrompts = {
  * waiting, and its last event emitted.
  */
 export async function runTurnLoop(run: TurnRun): Promise<void> {
+  await guarded(run, () => modelLoop(run));
+}
+
+/** Runs a turn's body; anything it throws settles the turn (cancelled or failed); timers are released. */
+export async function guarded(run: TurnRun, body: () => Promise<void>): Promise<void> {
   try {
-    await loop(run);
+    await body();
   } catch (error) {
     await settleFailure(run, error);
   } finally {
@@ -36,7 +41,8 @@ export async function runTurnLoop(run: TurnRun): Promise<void> {
   }
 }
 
-async function loop(run: TurnRun): Promise<void> {
+/** The model loop proper (unguarded: the caller settles what it throws). */
+export async function modelLoop(run: TurnRun): Promise<void> {
   const { settings, provider } = run.parts;
   for (;;) {
     if (run.stopping) return run.cancelled();
@@ -140,6 +146,11 @@ async function settleFailure(run: TurnRun, error: unknown): Promise<void> {
       return await run.fail(error.code, error.message, error.retryAfterSeconds === undefined ? { error } : { error, retryAfterSeconds: error.retryAfterSeconds });
     }
     if (isPlumbError(error) && error.code.startsWith('provider_')) return await run.fail(error.code, error.message, { error });
+    if (isPlumbError(error) && error.code === 'rate_limited') {
+      // A host's budget (a token budget around the provider, a hook) refused the turn: passed through, with when to retry.
+      const retry = (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+      return await run.fail('rate_limited', error.message, typeof retry === 'number' ? { error, retryAfterSeconds: retry } : { error });
+    }
     return await run.fail('chat_error', 'Something went wrong on the server while answering. The failure was reported.', { error });
   } catch (secondary) {
     // The store itself failed: nothing more can be journaled; tell the reader and the error hook.

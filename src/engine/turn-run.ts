@@ -5,6 +5,7 @@ import type { Dispatcher } from '../tools/index.js';
 import type { EventChannel } from './event-channel.js';
 import type { ChatEvent } from './events.js';
 import type { HookBus } from './hooks.js';
+import type { RoutingParts, SessionHandle } from './router-types.js';
 import { newItems } from './journal.js';
 import type { EngineSettings } from './settings.js';
 import type { TurnCounters } from './turn-state.js';
@@ -24,6 +25,8 @@ export interface EngineParts {
   readonly bindConfirmation: (threadId: string, binding: { readonly turnId: string; readonly callId: string } | undefined) => void;
   /** A turn just went waiting: schedule its expiry. */
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
+  /** Router-first turns; undefined when the router is off or the engine has no reader. */
+  readonly routing: RoutingParts | undefined;
 }
 
 /**
@@ -56,6 +59,10 @@ export class TurnRun {
   extraMessages: { role: 'assistant' | 'user'; content: string }[] = [];
   /** The context window, fixed at the run's first round: where verbatim history starts, and the summary before it. */
   window: { readonly startOrdinal: number; readonly summary: string | null } | undefined;
+  /** False when the caller cannot ask a person (plain HTTP): a write that needs confirmation fails the turn. */
+  readonly canConfirm: boolean;
+  /** The thread's router session while this run reads or checks with it. */
+  session: SessionHandle | undefined;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(init: {
@@ -66,6 +73,7 @@ export class TurnRun {
     channel: EventChannel<ChatEvent>;
     items: ItemRecord[];
     counters: TurnCounters;
+    canConfirm?: boolean | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -75,6 +83,7 @@ export class TurnRun {
     this.items = init.items;
     this.counters = init.counters;
     this.usage = init.turn.usage;
+    this.canConfirm = init.canConfirm ?? true;
   }
 
   get signal(): AbortSignal {

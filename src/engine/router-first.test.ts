@@ -1,0 +1,345 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlumbError, userActor } from '../core/index.js';
+import { demoCatalogue } from '../demo/index.js';
+import type { Provider } from '../providers/index.js';
+import { createMemoryStore, openSqliteStore } from '../store/index.js';
+import type { ItemRecord, Store } from '../store/index.js';
+import { collect } from './index.js';
+import type { ChatEvent, ConfirmMutationEvent, PlanEvent } from './index.js';
+import { demoRouter, routerKit } from './test-support/router.js';
+import type { RouterKit } from './test-support/router.js';
+
+const alice = userActor('alice', ['admin']);
+let keys = 0;
+const key = (): string => `router-req-${++keys}`;
+
+const kits: RouterKit[] = [];
+const stores: Store[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const kit of kits.splice(0)) await kit.engine.close();
+  for (const store of stores.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function kit(options: Parameters<typeof routerKit>[1] = {}, store: Store = createMemoryStore()): RouterKit {
+  const made = routerKit(store, options);
+  kits.push(made);
+  return made;
+}
+
+function sqlitePath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'plumb-router-'));
+  dirs.push(dir);
+  return join(dir, 'chat.db');
+}
+
+function sqlite(path: string): Store {
+  const store = openSqliteStore({ path });
+  stores.push(store);
+  return store;
+}
+
+const types = (events: readonly ChatEvent[]): string[] => events.map((event) => event.type);
+const planOf = (events: readonly ChatEvent[]): PlanEvent => events.find((event): event is PlanEvent => event.type === 'plan')!;
+const confirmOf = (events: readonly ChatEvent[]): ConfirmMutationEvent => events.find((event): event is ConfirmMutationEvent => event.type === 'confirm_mutation')!;
+
+/** The journal as `kind[:detail]`: a plan item shows its outcome and what the engine did. */
+async function journal(store: Store, threadId: string): Promise<string[]> {
+  return (await store.listItems(threadId)).map(describeItem);
+}
+function describeItem(item: ItemRecord): string {
+  const data = item.data as Record<string, unknown>;
+  if (item.kind === 'retry_marker' && data.reason === 'plan') return `plan:${(data.plan as { outcome: string }).outcome}/${String(data.next)}`;
+  if ((item.kind as string) === 'plan') return `plan:${(data.plan as { outcome: string }).outcome}/${String(data.next)}`;
+  if (item.kind === 'tool_call' || item.kind === 'tool_result') return `${item.kind}:${String(data.name)}`;
+  return item.kind;
+}
+
+describe('router-first turns: each outcome as events and journal items', () => {
+  it('runs a read the router planned and answers it without a provider', async () => {
+    const { engine, store, calls } = kit();
+    const { events, answer } = await engine.ask({ actor: alice, requestKey: key(), text: 'show me order 4411' });
+    expect(types(events)).toEqual(['plan', 'tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(planOf(events)).toMatchObject({ outcome: 'run', language: 'en', steps: [{ kind: 'tool', tool: 'get_order', arguments: { order_id: '4411' } }] });
+    expect(calls).toEqual([{ name: 'get_order', args: { order_id: '4411' } }]);
+    expect(answer).toContain('4411');
+    expect(answer).toContain('40.00');
+    const threadId = events[0]!.thread_id;
+    expect(await journal(store, threadId)).toEqual(['user_text', 'plan:run/run', 'tool_call:get_order', 'tool_result:get_order', 'assistant_text']);
+    const turns = await store.listTurns(threadId);
+    expect(turns[0]).toMatchObject({ status: 'completed' });
+  });
+
+  it('answers an ask with its question, and reads the next turn as the reply', async () => {
+    const { engine, store, calls } = kit();
+    const first = await engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
+    expect(types(first.events)).toEqual(['plan', 'text_chunk', 'done']);
+    expect(planOf(first.events).outcome).toBe('ask');
+    expect(first.answer).toContain('amount');
+    const threadId = first.events[0]!.thread_id;
+    expect(await journal(store, threadId)).toEqual(['user_text', 'plan:ask/ask', 'assistant_text']);
+
+    const reply = await engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
+    expect(planOf(reply.events)).toMatchObject({ outcome: 'run', steps: [{ tool: 'charge_card', arguments: { amount: '40.00', order_id: '4411' } }] });
+    expect(types(reply.events)).toEqual(['plan', 'tool_call', 'confirm_mutation']);
+    expect(confirmOf(reply.events)).toMatchObject({ mutation: 'charge_card', input: { amount: '40.00', order_id: '4411' } });
+    expect(calls).toEqual([]);
+  });
+
+  it('answers a declined turn with its reasons and runs nothing', async () => {
+    const { engine, store, calls } = kit();
+    const { events, answer } = await engine.ask({ actor: alice, requestKey: key(), text: 'send the receipt for order 4411 to #general' });
+    expect(types(events)).toEqual(['plan', 'text_chunk', 'done']);
+    expect(planOf(events).outcome).toBe('declined');
+    expect(answer).toContain('#general');
+    expect(calls).toEqual([]);
+    expect(await journal(store, events[0]!.thread_id)).toEqual(['user_text', 'plan:declined/declined', 'assistant_text']);
+  });
+
+  it('asks to rephrase an unread turn first, then refuses saying what it can do, without a provider and without no_provider', async () => {
+    const { engine, store } = kit();
+    const first = await engine.ask({ actor: alice, requestKey: key(), text: 'tell me a joke' });
+    expect(types(first.events)).toEqual(['plan', 'text_chunk', 'done']);
+    expect(planOf(first.events).outcome).toBe('unread');
+    expect(first.answer).toContain('show me order 4411');
+    const threadId = first.events[0]!.thread_id;
+    const second = await engine.ask({ actor: alice, threadId, requestKey: key(), text: 'tell me a poem' });
+    expect(types(second.events)).toEqual(['plan', 'text_chunk', 'done']);
+    expect(second.answer).toContain('This is not something I can read');
+    expect(await journal(store, threadId)).toEqual(['user_text', 'plan:unread/rephrase', 'assistant_text', 'user_text', 'plan:unread/refuse', 'assistant_text']);
+  });
+
+  it('replays a repeated request key with its plan event', async () => {
+    const { engine } = kit();
+    const requestKey = key();
+    const first = await engine.ask({ actor: alice, requestKey, text: 'show me order 4411' });
+    const again = await engine.ask({ actor: alice, requestKey, text: 'show me order 4411' });
+    expect(types(again.events)).toEqual(types(first.events));
+    expect(planOf(again.events)).toEqual(planOf(first.events));
+  });
+});
+
+describe('router-first writes', () => {
+  async function chargePending(made: RouterKit): Promise<{ threadId: string; confirmation: ConfirmMutationEvent }> {
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411 40.00' });
+    return { threadId: events[0]!.thread_id, confirmation: confirmOf(events) };
+  }
+
+  it('runs an approved write with the exact arguments of the plan, then answers', async () => {
+    const made = kit();
+    const { threadId, confirmation } = await chargePending(made);
+    expect(confirmation.message).toContain('40.00');
+    const resumed = await collect(made.engine.confirm({ actor: alice, confirmationId: confirmation.id, confirmed: true }));
+    expect(types(resumed.events)).toEqual(['tool_result', 'text_chunk', 'done']);
+    expect(made.calls).toEqual([{ name: 'charge_card', args: { order_id: '4411', amount: '40.00' } }]);
+    expect(made.writesNoted()).toBe(1);
+    expect(await journal(made.store, threadId)).toEqual([
+      'user_text',
+      'plan:run/run',
+      'tool_call:charge_card',
+      'confirmation_request',
+      'confirmation_resolution',
+      'tool_result:charge_card',
+      'assistant_text',
+    ]);
+    // The session recorded the write as run.
+    const session = JSON.parse((await made.store.getThread(threadId))!.routerSession!) as { history: { kind: string; outcome: string | null }[] };
+    expect(session.history.filter((entry) => entry.kind === 'ran').map((entry) => entry.outcome)).toEqual(['ran']);
+  });
+
+  it('does not run a rejected write, and says so', async () => {
+    const made = kit();
+    const { threadId, confirmation } = await chargePending(made);
+    const resumed = await collect(made.engine.confirm({ actor: alice, confirmationId: confirmation.id, confirmed: false }));
+    expect(types(resumed.events)).toEqual(['tool_result', 'text_chunk', 'done']);
+    expect(resumed.events[0]).toMatchObject({ type: 'tool_result', result: { status: 'cancelled' } });
+    expect(made.calls).toEqual([]);
+    expect(made.writesNoted()).toBe(0);
+    const session = JSON.parse((await made.store.getThread(threadId))!.routerSession!) as { history: { kind: string; outcome: string | null }[] };
+    expect(session.history.filter((entry) => entry.kind === 'ran').map((entry) => entry.outcome)).toEqual(['failed']);
+  });
+
+  it('warns that the writes after an irreversible step cannot undo it, and runs the saga step by step', async () => {
+    const made = kit();
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411 40.00 and then send the receipt to ana@example.com' });
+    const charge = confirmOf(events);
+    expect(charge.mutation).toBe('charge_card');
+    expect(charge.message).toContain('cannot be undone');
+    const second = await collect(made.engine.confirm({ actor: alice, confirmationId: charge.id, confirmed: true }));
+    expect(types(second.events)).toEqual(['tool_result', 'tool_call', 'confirm_mutation']);
+    const receipt = confirmOf(second.events);
+    expect(receipt).toMatchObject({ mutation: 'send_receipt', input: { email: 'ana@example.com', order_id: '4411' } });
+    expect(receipt.message).not.toContain('cannot be undone');
+    const third = await collect(made.engine.confirm({ actor: alice, confirmationId: receipt.id, confirmed: true }));
+    expect(types(third.events)).toEqual(['tool_result', 'text_chunk', 'done']);
+    expect(made.calls).toEqual([
+      { name: 'charge_card', args: { order_id: '4411', amount: '40.00' } },
+      { name: 'send_receipt', args: { order_id: '4411', email: 'ana@example.com' } },
+    ]);
+  });
+
+  it('gives a dependent step the identity of the result it depends on', async () => {
+    const made = kit();
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'create a project called Alpha and then add a task "Kickoff" to it' });
+    const project = confirmOf(events);
+    expect(project).toMatchObject({ mutation: 'create_project', input: { name: 'Alpha' } });
+    const next = await collect(made.engine.confirm({ actor: alice, confirmationId: project.id, confirmed: true }));
+    const task = confirmOf(next.events);
+    expect(task).toMatchObject({ mutation: 'add_task', input: { project_id: '12', title: 'Kickoff' } });
+    await collect(made.engine.confirm({ actor: alice, confirmationId: task.id, confirmed: true }));
+    expect(made.calls.map((call) => call.name)).toEqual(['create_project', 'add_task']);
+    expect(made.calls[1]!.args).toEqual({ project_id: '12', title: 'Kickoff' });
+  });
+
+  it('ends the turn with confirmation_required_transport when the caller cannot confirm', async () => {
+    const made = kit();
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411 40.00', canConfirm: false });
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'confirmation_required_transport' });
+    expect(events.some((event) => event.type === 'confirm_mutation')).toBe(false);
+    const threadId = events[0]!.thread_id;
+    const [turn] = await made.store.listTurns(threadId);
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'confirmation_required_transport' });
+    expect(made.calls).toEqual([]);
+  });
+});
+
+describe('the router session of a thread', () => {
+  it('is kept across an engine restart on the same SQLite file', async () => {
+    const path = sqlitePath();
+    const first = kit({}, sqlite(path));
+    const asked = await first.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
+    const threadId = asked.events[0]!.thread_id;
+    await first.engine.close();
+    await stores.shift()!.close();
+
+    const second = kit({}, sqlite(path));
+    const reply = await second.engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
+    expect(planOf(reply.events)).toMatchObject({ outcome: 'run', steps: [{ tool: 'charge_card', arguments: { amount: '40.00', order_id: '4411' } }] });
+    const resumed = await collect(second.engine.confirm({ actor: alice, confirmationId: confirmOf(reply.events).id, confirmed: true }));
+    expect(resumed.events.at(-1)!.type).toBe('done');
+    expect(second.calls).toEqual([{ name: 'charge_card', args: { order_id: '4411', amount: '40.00' } }]);
+  });
+
+  it('is read by a second engine on the same database', async () => {
+    const path = sqlitePath();
+    const one = kit({}, sqlite(path));
+    const other = kit({}, sqlite(path));
+    const asked = await one.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
+    const threadId = asked.events[0]!.thread_id;
+    const reply = await other.engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
+    expect(planOf(reply.events)).toMatchObject({ outcome: 'run', steps: [{ tool: 'charge_card' }] });
+    // The confirmation is answered through the first engine: the pending write lives in the shared store.
+    const resumed = await collect(one.engine.confirm({ actor: alice, confirmationId: confirmOf(reply.events).id, confirmed: true }));
+    expect(types(resumed.events)).toEqual(['tool_result', 'text_chunk', 'done']);
+    expect(one.calls).toEqual([{ name: 'charge_card', args: { order_id: '4411', amount: '40.00' } }]);
+  });
+
+  it('is replaced, with a note in the journal, when the catalogue changed', async () => {
+    const store = createMemoryStore();
+    const first = kit({}, store);
+    const asked = await first.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
+    const threadId = asked.events[0]!.thread_id;
+    await first.engine.close();
+    const changed = demoRouter({}, demoCatalogue.filter((entry) => entry.name !== 'list_events'));
+    const second = kit({ router: changed }, store);
+    const { events, answer } = await second.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'show me order 4411' });
+    expect(types(events)).toEqual(['plan', 'tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(answer).toContain('4411');
+    const items = await store.listItems(threadId);
+    expect(items.some((item) => item.kind === 'retry_marker' && (item.data as { event?: string }).event === 'router_session_replaced')).toBe(true);
+    const saved = JSON.parse((await store.getThread(threadId))!.routerSession!) as { catalogue: { version: string } };
+    expect(saved.catalogue.version).toBe(changed.catalogueVersion);
+  });
+});
+
+describe('router-first turns with a model configured', () => {
+  it('sends the scripted provider only the turns the router deferred', async () => {
+    const made = kit({ script: { completions: [{ text: 'Why did the part cross the road?' }] } });
+    const read = await made.engine.ask({ actor: alice, requestKey: key(), text: 'show me order 4411' });
+    expect(read.answer).toContain('4411');
+    expect(made.provider!.requests).toHaveLength(0);
+    const threadId = read.events[0]!.thread_id;
+    const joke = await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'tell me a joke' });
+    expect(planOf(joke.events).outcome).toBe('unread');
+    expect(joke.answer).toBe('Why did the part cross the road?');
+    expect(made.provider!.requests).toHaveLength(1);
+    expect(await journal(made.store, threadId)).toEqual([
+      'user_text',
+      'plan:run/run',
+      'tool_call:get_order',
+      'tool_result:get_order',
+      'assistant_text',
+      'user_text',
+      'plan:unread/model',
+      'assistant_text',
+    ]);
+  });
+
+  it('refuses a call the model proposes that the tool check refuses, without running it', async () => {
+    const made = kit({
+      script: {
+        completions: [
+          { toolCalls: [{ id: 'm1', name: 'send_receipt', arguments: { order_id: '4411', email: 'mallory@example.com' } }] },
+          { when: { toolResultContains: 'tool_refused' }, text: 'I cannot send it there.' },
+        ],
+      },
+    });
+    const { events, answer } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'please deal with the paperwork for my last purchase' });
+    expect(planOf(events).outcome).toBe('unread');
+    const result = events.find((event) => event.type === 'tool_result');
+    expect(result).toMatchObject({ name: 'send_receipt', result: { error: { code: 'tool_refused' } } });
+    expect(JSON.stringify(result)).toContain('mallory@example.com');
+    expect(made.calls).toEqual([]);
+    expect(answer).toBe('I cannot send it there.');
+  });
+
+  it('lets the model write the answer over the router results with answerWith model, its tools disabled', async () => {
+    const made = kit({ script: { completions: [{ text: 'Order 4411 is paid.' }] }, settings: { answerWith: 'model' } });
+    const { events, answer } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'show me order 4411' });
+    expect(types(events)).toEqual(['plan', 'tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(answer).toBe('Order 4411 is paid.');
+    const [request] = made.provider!.requests;
+    expect(request!.tools).toEqual([]);
+    expect(JSON.stringify(request!.messages)).toContain('ana@example.com');
+  });
+
+  it('runs the model loop alone with the router off', async () => {
+    const made = kit({
+      script: { completions: [{ toolCalls: [{ id: 'm1', name: 'get_order', arguments: { order_id: '4411' } }] }, { text: 'It is paid.' }] },
+      settings: { router: 'off' },
+    });
+    const { events, answer } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'show me order 4411' });
+    expect(types(events)).toEqual(['tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(answer).toBe('It is paid.');
+    expect(made.provider!.requests).toHaveLength(2);
+    expect((await made.store.getThread(events[0]!.thread_id))!.routerSession).toBeNull();
+  });
+
+  it('refuses answerWith model without a provider when the engine is created', () => {
+    expect(() => kit({ settings: { answerWith: 'model' } })).toThrow(/answerWith/);
+  });
+});
+
+describe('a host budget refusing the turn', () => {
+  it('passes rate_limited through with retry_after_seconds, not as chat_error', async () => {
+    const refusing: Provider = {
+      name: 'budgeted',
+      model: 'm',
+      checkConfiguration: () => [],
+      async *complete() {
+        await Promise.resolve();
+        if (Date.now() > 0) throw new PlumbError('rate_limited', 'Chat token budget exhausted (per minute). Try again in 7 seconds.', { details: { retry_after_seconds: 7 } });
+        yield { type: 'done', finishReason: 'stop' };
+      },
+    };
+    const made = kit({ provider: refusing, settings: { router: 'off' } });
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'hello' });
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'rate_limited', retry_after_seconds: 7 });
+    const [turn] = await made.store.listTurns(events[0]!.thread_id);
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'rate_limited' });
+  });
+});

@@ -1,0 +1,137 @@
+import type { JsonValue } from '../core/index.js';
+import { isPlumbError } from '../core/index.js';
+import type { TurnPlan } from '../router/index.js';
+import { sessionFromJSON } from '../router/index.js';
+import { isPlanItem, itemText, newItems, planItemOf } from './journal.js';
+import type { PlanNext } from './journal.js';
+import { runPlan } from './plan-run.js';
+import { planEventOf } from './replay.js';
+import { answerWith } from './answer-step.js';
+import type { RoutingParts, SessionHandle } from './router-types.js';
+import { guarded, modelLoop } from './turn-loop.js';
+import type { TurnRun } from './turn-run.js';
+
+/**
+ * Drives a run. Without routing it is the model loop. With it, a turn is read first: a new turn is
+ * read by the thread's router session (plan event and item), a resumed one (a confirmation, a
+ * retry, an expiry) continues from the plan its journal holds. `run` steps go through the
+ * dispatcher; `ask`, `declined` and rephrase / refusal are answered here; a deferred unread turn
+ * goes to the model loop with every proposed call checked by the session.
+ */
+export async function driveTurn(run: TurnRun): Promise<void> {
+  const routing = run.parts.routing;
+  if (routing === undefined) return guarded(run, () => modelLoop(run));
+  return guarded(run, async () => {
+    try {
+      await routerTurn(run, routing);
+    } finally {
+      await saveSession(run);
+    }
+  });
+}
+
+async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
+  const turnItems = run.turnItems();
+  const planned = turnItems.findLast(isPlanItem);
+  let plan: TurnPlan;
+  let next: PlanNext;
+  if (planned === undefined) {
+    if (routing.reader.stale?.() === true) await refreshReader(run, routing);
+    run.session = await openSession(run, routing);
+    const text = itemText(turnItems.find((item) => item.kind === 'user_text') ?? turnItems[0]!);
+    plan = run.session.session.read(text, { context: { now: rfc3339(run.parts.clock()) } });
+    next = nextFor(run, routing, plan);
+    await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
+    await saveSession(run);
+    const waiting = run.emit(planEventOf(plan));
+    if (waiting !== undefined) await waiting;
+  } else {
+    run.session = await openSession(run, routing);
+    const data = planItemOf(planned);
+    plan = data.plan as unknown as TurnPlan;
+    next = data.next;
+  }
+  if (run.stopping) return run.cancelled();
+  switch (next) {
+    case 'model':
+      return modelLoop(run);
+    case 'run':
+      return runPlan(run, routing, plan);
+    case 'refuse':
+      return answerWith(run, routing.answer({ plan: refusal(run, plan), steps: [], language: plan.language, ...labelOf(routing) }));
+    default:
+      return answerWith(run, routing.answer({ plan, steps: [], language: plan.language, ...labelOf(routing) }));
+  }
+}
+
+/** What the engine does with a plan: its outcome, and for an unread one: rephrase, the model, or a refusal. */
+function nextFor(run: TurnRun, routing: RoutingParts, plan: TurnPlan): PlanNext {
+  if (plan.outcome !== 'unread') return plan.outcome;
+  const hasModel = run.parts.provider !== undefined;
+  const askToRephrase = routing.askToRephrase ?? !hasModel;
+  if (askToRephrase && plan.guidance?.next === 'Rephrase') return 'rephrase';
+  return routing.onUnread === 'model' && hasModel ? 'model' : 'refuse';
+}
+
+/** The plan as the renderer should answer a refused unread turn: deferred, with the refusal as its guidance. */
+function refusal(run: TurnRun, plan: TurnPlan): TurnPlan {
+  const guidance = plan.guidance;
+  if (guidance?.next === 'Defer' && guidance.render !== null) return plan;
+  const words = run.session?.router.vocabulary.words[plan.language];
+  const refused = words?.messages['unread_refused'] ?? 'This is not something I can read.';
+  // Where the plan asked to rephrase, keep its example: the refusal then says what can be asked.
+  const render = guidance?.next === 'Rephrase' && guidance.render !== null ? `${refused} ${guidance.render}` : refused;
+  return { ...plan, guidance: { next: 'Defer', render, evidence: guidance?.evidence ?? [] } };
+}
+
+function labelOf(routing: RoutingParts): { label?: NonNullable<RoutingParts['reader']['label']> } {
+  const reader = routing.reader;
+  return reader.label === undefined ? {} : { label: (tool, language, count) => reader.label!(tool, language, count) };
+}
+
+/**
+ * The thread's session: restored from the thread (a session written against an older vocabulary
+ * is adopted), or a new one when there is none or it cannot be restored (the catalogue changed);
+ * a replaced session is noted in the journal, and the turn goes on.
+ */
+async function openSession(run: TurnRun, routing: RoutingParts): Promise<SessionHandle> {
+  const router = routing.reader.router();
+  const json = run.thread.routerSession;
+  let replaced: { code: string; message: string } | undefined;
+  if (json !== null && json !== '') {
+    try {
+      return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
+    } catch (error) {
+      replaced = isPlumbError(error) ? { code: error.code, message: error.message } : { code: 'router_invalid_session', message: 'The saved router session could not be read.' };
+    }
+  }
+  const onUnread = routing.onUnread === 'model' && run.parts.provider !== undefined ? 'model' : 'refuse';
+  const session = router.session({ onUnread });
+  if (replaced !== undefined) await run.append([newItems.note({ event: 'router_session_replaced', ...replaced })]);
+  return { router, session, saved: '' };
+}
+
+/** Writes the session to its thread when it changed since it was read or last written. */
+export async function saveSession(run: TurnRun): Promise<void> {
+  const handle = run.session;
+  if (handle === undefined) return;
+  const json = handle.session.toJSON();
+  if (json === handle.saved) return;
+  await run.parts.store.updateThread(run.thread.id, { routerSession: json });
+  handle.saved = json;
+}
+
+async function refreshReader(run: TurnRun, routing: RoutingParts): Promise<void> {
+  try {
+    await routing.reader.refresh?.(run.signal);
+  } catch (error) {
+    // Reading with the values known so far beats failing the turn; the failure is reported.
+    run.parts.hooks.emit('error', { error, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'reader' });
+  }
+}
+
+/** RFC 3339 in UTC, seconds precision: the router's `now`. */
+function rfc3339(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/index.js';
+import { createScriptedProvider } from '../../providers/index.js';
+import type { Provider, ScriptInput, ScriptedProvider } from '../../providers/index.js';
+import { createRouter, loadRulebook } from '../../router/index.js';
+import type { CatalogueEntry, Router, RulebookInput } from '../../router/index.js';
+import type { Store } from '../../store/index.js';
+import { defineTool } from '../../tools/index.js';
+import type { Tool } from '../../tools/index.js';
+import { createEngine } from '../engine.js';
+import type { Engine, EngineOptions } from '../engine.js';
+import type { EngineReader } from '../router-types.js';
+import type { EngineSettingsInput } from '../settings.js';
+
+/** Router-first test pieces: the demo's router files over stand-in host tools that log their calls. */
+export const SECRET = 'engine-router-test-secret-0123';
+/** Monday 2026-10-19 09:00 UTC. */
+export const NOW = Date.UTC(2026, 9, 19, 9, 0, 0);
+
+export interface Calls {
+  readonly log: { name: string; args: unknown }[];
+}
+
+const orderId = z.string().regex(/^[0-9]+$/);
+const amount = z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/);
+
+/** The demo's host tools as stand-ins: same names, effects and inputs; results from memory. */
+export function demoStandIns(calls: Calls): Tool[] {
+  const logged = <T>(name: string, args: unknown, result: T): T => {
+    calls.log.push({ name, args });
+    return result;
+  };
+  return [
+    defineTool({
+      name: 'get_order',
+      description: 'Look up one order: its status, total and customer email.',
+      input: z.object({ order_id: orderId }).strict(),
+      effect: 'read',
+      handler: (args) => logged('get_order', args, { order_id: args.order_id, status: 'paid', total: '40.00', email: 'ana@example.com' }),
+    }),
+    defineTool({
+      name: 'list_events',
+      description: 'List the calendar events between two times.',
+      input: z.object({ time_min: z.string(), time_max: z.string() }).strict(),
+      effect: 'read',
+      handler: (args) => logged('list_events', args, [] as { id: string }[]),
+    }),
+    defineTool({
+      name: 'charge_card',
+      description: 'Charge the card on file for an order.',
+      input: z.object({ order_id: orderId, amount }).strict(),
+      effect: 'irreversible',
+      handler: (args) => logged('charge_card', args, { order_id: args.order_id, charged: args.amount }),
+    }),
+    defineTool({
+      name: 'refund_order',
+      description: 'Refund an amount of an order to its card.',
+      input: z.object({ order_id: orderId, amount }).strict(),
+      effect: 'write',
+      handler: (args) => logged('refund_order', args, { order_id: args.order_id, refunded: args.amount }),
+    }),
+    defineTool({
+      name: 'send_receipt',
+      description: 'Email the receipt of an order.',
+      input: z.object({ order_id: orderId, email: z.string() }).strict(),
+      effect: 'write',
+      handler: (args) => logged('send_receipt', args, { order_id: args.order_id, sent_to: args.email }),
+    }),
+    defineTool({
+      name: 'create_project',
+      description: 'Create a project.',
+      input: z.object({ name: z.string() }).strict(),
+      effect: 'write',
+      handler: (args) => logged('create_project', args, { id: '12', name: args.name }),
+    }),
+    defineTool({
+      name: 'add_task',
+      description: 'Add a task to a project.',
+      input: z.object({ project_id: z.string(), title: z.string(), due: z.string().optional() }).strict(),
+      effect: 'write',
+      handler: (args) => logged('add_task', args, { id: '7', title: args.title, project_id: args.project_id }),
+    }),
+  ];
+}
+
+export function demoRouter(overrides: Partial<RulebookInput> = {}, catalogue: readonly CatalogueEntry[] = demoCatalogue): Router {
+  const { digest: _digest, ...rulebook } = loadRulebook(demoRulebookYaml);
+  return createRouter({ catalogue, rulebook: { ...rulebook, ...overrides }, vocabulary: demoVocabularyYaml, secret: SECRET });
+}
+
+export interface RouterKit {
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly provider: ScriptedProvider | undefined;
+  readonly calls: Calls['log'];
+  /** How many times the engine told the reader a write ran. */
+  readonly writesNoted: () => number;
+}
+
+export function routerKit(
+  store: Store,
+  options: { script?: ScriptInput; provider?: Provider; settings?: EngineSettingsInput; router?: Router; extra?: Partial<EngineOptions> } = {},
+): RouterKit {
+  const calls: Calls = { log: [] };
+  const router = options.router ?? demoRouter();
+  let noted = 0;
+  const reader: EngineReader = { router: () => router, readTools: [], noteWrite: () => void noted++ };
+  const scripted = options.script === undefined ? undefined : createScriptedProvider(options.script);
+  const provider = options.provider ?? scripted;
+  const engine = createEngine({
+    store,
+    tools: demoStandIns(calls),
+    reader,
+    clock: () => NOW,
+    toolSettings: { confirmTimeoutSeconds: 300 },
+    settings: { retry: { backoffMs: [1], jitter: 0 }, ...options.settings },
+    ...(provider === undefined ? {} : { provider }),
+    ...options.extra,
+  });
+  return { engine, store, provider: scripted, calls: calls.log, writesNoted: () => noted };
+}
