@@ -26,3 +26,4 @@ export { buildSystemPrompt, groundingRules } from './system-prompt.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
 export { storeConfirmations } from './confirmation-adapter.js';
 export type { ConfirmationBinding } from './confirmation-adapter.js';
+export { createAppReader, type AppReader, type AppReaderOptions } from './reading/index.js';
