@@ -22,7 +22,7 @@ export function renderToolStep(ctx: Context, step: PlanItem | undefined, outcome
     if (settled !== null) return settled;
   }
   if (step?.confirmation != null) return renderWrite(ctx, outcome);
-  if (Array.isArray(result) && step?.decidedBy.startsWith('D1') === true) return renderAvailability(ctx, outcome, result);
+  if (Array.isArray(result) && step?.decidedBy.startsWith('D1 availability') === true) return renderAvailability(ctx, outcome, result);
   if (isRecord(result) && isList(result['data'])) return renderQuery(ctx, outcome, result['data'], result['total_count'], result['has_more'] === true);
   if (Array.isArray(result)) return renderList(ctx, outcome, result);
   if (isRecord(result)) return renderRecord(ctx, step, outcome, result);
