@@ -153,3 +153,19 @@ describe('rows of a host tool', () => {
     expect(answer).toBe('1 material:\n- id: 1, name: Steel\n\nNo parts found.');
   });
 });
+
+describe('arguments and field names in words', () => {
+  it('puts the start of a period before its end, however the plan ordered them', () => {
+    const args = { time_max: '2026-12-01T18:00:00-03:00', time_min: '2026-12-01T12:00:00-03:00' };
+    expect(oneStep('en', 'what is on my calendar tomorrow afternoon', 'list_events', args, [])).toBe(
+      'No events found (time_min: 2026-12-01T12:00:00-03:00, time_max: 2026-12-01T18:00:00-03:00).',
+    );
+  });
+
+  it('writes a camelCase lookup as words', () => {
+    const args = { fields: ['id', 'title'], filters: { dueDate__lt: '2026-12-10', project__name: 'Apollo' } };
+    expect(oneStep('en', 'tasks of Apollo due before December 10', 'query_task', args, { data: [], total_count: 0, has_more: false })).toBe(
+      'No tasks match due date < 2026-12-10, project name = Apollo.',
+    );
+  });
+});

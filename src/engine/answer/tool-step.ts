@@ -5,7 +5,7 @@ import { conditions } from './filters.js';
 import { capitalize, rowNoun, thingNoun, thingOf, verbOf } from './nouns.js';
 import type { Context } from './context.js';
 import { MAX_ROWS, rowLines } from './rows.js';
-import { compact, fieldLine, fieldWords, isList, isRecord } from './values.js';
+import { compact, fieldLine, fieldWords, isList, isRecord, rangeOrder } from './values.js';
 import { fill } from './words.js';
 
 type ToolOutcome = { readonly tool: string; readonly arguments: JsonObject; readonly result: JsonValue };
@@ -41,7 +41,7 @@ function settledWrite(ctx: Context, step: PlanItem | undefined, outcome: ToolOut
 }
 
 function argumentText(args: JsonObject): string {
-  return Object.keys(args)
+  return rangeOrder(Object.keys(args))
     .map((k) => `${k}: ${compact(args[k])}`)
     .join(', ');
 }

@@ -56,7 +56,16 @@ export function cell(value: JsonValue | undefined): string {
   return compact(value).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 }
 
-/** A field name as words: 'material__name' → 'material name', 'unit_price' → 'unit price'. */
+/** A field name as words: 'material__name' → 'material name', 'unit_price' and 'unitPrice' → 'unit price'. */
 export function fieldWords(key: string): string {
-  return key.replace(/__/g, ' ').replace(/_/g, ' ');
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)
+    .replace(/_+/g, ' ')
+    .trim();
+}
+
+/** The start of a range before its end ('time_min' before 'time_max'), other keys first, each group as given. */
+export function rangeOrder(keys: readonly string[]): string[] {
+  const rank = (key: string): number => (/(^|_)(min|start|from|begin|after)$/i.test(key) ? 1 : /(^|_)(max|end|to|until|before)$/i.test(key) ? 2 : 0);
+  return keys.map((key, i) => ({ key, i, r: rank(key) })).sort((a, b) => a.r - b.r || a.i - b.i).map((k) => k.key);
 }
