@@ -59,6 +59,9 @@ describe('the data-read pass', () => {
       expect(calls(plan)[0]?.arguments).toEqual({ fields: ['id', 'name', 'density'], filters: { density__gt: turn.endsWith('5,5') ? 5.5 : 5 } });
     }
     expect(calls(read('parts with at least 1000 in stock'))).toEqual([]);
+    expect(calls(read('parts with stock above 1,000'))[0]?.arguments).toEqual({ fields: partFields, filters: { stock__gt: 1000 } });
+    expect(calls(read('peças com estoque acima de 1.000', 'pt-BR'))[0]?.arguments).toEqual({ fields: partFields, filters: { stock__gt: 1000 } });
+    expect(read('materiais com densidade acima de 5.5', 'pt-BR').outcome).toBe('unread');
     expect(calls(read('parts with stock at most 100'))[0]?.arguments).toEqual({ fields: partFields, filters: { stock__lte: 100 } });
   });
 
@@ -88,7 +91,7 @@ describe('the data-read pass', () => {
   });
 
   it('leaves near-misses to the generic planner, which leaves them unread', () => {
-    for (const turn of ['which parts are cheap?', 'show me parts made of unobtainium', 'who is the best customer', 'parts not made of steel', 'show me steel']) {
+    for (const turn of ['which parts are cheap?', 'show me parts made of unobtainium', 'who is the best customer', 'parts not made of steel', 'show me steel', 'how many tasks does each project have', 'show me 5 parts', 'materials with density between 2 and 5']) {
       const plan = read(turn);
       expect(plan.outcome, turn).toBe('unread');
       expect(plan.steps.some((s) => s.selection.tool?.startsWith('query_') === true), turn).toBe(false);

@@ -105,7 +105,20 @@ interface Span {
   readonly number: number | null;
 }
 
-const NUMBER = /(?<![a-z0-9.,])\d+(?:[.,]\d+)?(?![a-z0-9]|[.,]\d)/g;
+const NUMBER = /(?<![a-z0-9.,])\d+(?:[.,]\d+)*(?![a-z0-9]|[.,]\d)/g;
+
+/**
+ * A number as typed: English `1,000.5`, Portuguese `1.000,5` (and `5,5`); null for a form that could be
+ * read two ways (`5.5` in Portuguese, `1,5` in English).
+ */
+function readNumber(text: string, language: Language): number | null {
+  const [group, point] = language === 'pt-BR' ? ['.', ','] : [',', '.'];
+  const grouped = language === 'pt-BR' ? /^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/ : /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+  const plain = language === 'pt-BR' ? /^\d+(?:,\d+)?$/ : /^\d+(?:\.\d+)?$/;
+  if (!grouped.test(text) && !plain.test(text)) return null;
+  const number = Number(text.split(group).join('').replace(point, '.'));
+  return Number.isFinite(number) ? number : null;
+}
 
 /**
  * Reads one clause (`folded`/`typed` are the clause's own text) as a data question; null when any
@@ -115,9 +128,9 @@ export function readData(reads: CompiledReads, language: Language, typed: string
   const spans: Span[] = [];
   for (const m of folded.matchAll(NUMBER)) {
     const text = m[0];
-    const number = Number(language === 'pt-BR' ? text.replace(',', '.') : text.replace(/,(?=\d{3}$)/, ''));
-    if (language === 'en' && text.includes(',')) return null;
-    spans.push({ start: m.index, end: m.index + text.length, text, meanings: [], number: Number.isFinite(number) ? number : null });
+    const number = readNumber(text, language);
+    if (number === null) return null;
+    spans.push({ start: m.index, end: m.index + text.length, text, meanings: [], number });
   }
   for (const m of reads.phrases.all(folded)) {
     if (spans.some((s) => s.start < m.end && m.start < s.end)) continue;

@@ -32,7 +32,7 @@ export const DATA_GRAMMAR: Readonly<Record<Language, DataGrammar>> = {
     or: ['or'],
     links: ['made of', 'made from', 'made with', 'that use', 'that uses', 'which use', 'which uses', 'that have', 'that has', 'which have', 'which has', 'using', 'use', 'uses', 'with', 'having', 'have', 'has', 'of', 'from', 'in', 'for', 'belonging to', 'on'],
     stopwords: [
-      'show', 'list', 'display', 'give', 'get', 'find', 'tell', 'see', 'view', 'fetch', 'retrieve', 'what', 'which', 'who', 'me', 'us', 'all', 'every', 'each', 'the', 'a', 'an',
+      'show', 'list', 'display', 'give', 'get', 'find', 'tell', 'see', 'view', 'fetch', 'retrieve', 'what', 'which', 'who', 'me', 'us', 'all', 'every', 'the', 'a', 'an',
       'are', 'is', 'be', 'there', 'do', 'does', 'did', 'please', 'can', 'could', 'would', 'you', 'i', 'we', 'my', 'our', 'and', 'that', 'those', 'these', 'its', 'their', 'they',
       'it', 'now', 'currently', 'exist', 'existing', 'we have', 'do we have', 'available', 'known', 'records', 'rows', 'entries', 'of them', 'in total', 'total number',
     ],
@@ -48,7 +48,7 @@ export const DATA_GRAMMAR: Readonly<Record<Language, DataGrammar>> = {
     or: ['ou'],
     links: ['feito de', 'feita de', 'feitos de', 'feitas de', 'feito com', 'feita com', 'usam', 'usa', 'que usam', 'que usa', 'utilizam', 'utiliza', 'com', 'de', 'do', 'da', 'dos', 'das', 'em', 'no', 'na', 'nos', 'nas', 'tem', 'possuem', 'possui', 'que tem', 'que possuem'],
     stopwords: [
-      'mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'liste', 'lista', 'listar', 'exiba', 'exibir', 'ver', 'veja', 'quais', 'qual', 'quem', 'me', 'todos', 'todas', 'cada',
+      'mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'liste', 'lista', 'listar', 'exiba', 'exibir', 'ver', 'veja', 'quais', 'qual', 'quem', 'me', 'todos', 'todas',
       'o', 'a', 'os', 'as', 'um', 'uma', 'sao', 'e', 'esta', 'estao', 'ha', 'existem', 'existe', 'por favor', 'favor', 'voce', 'pode', 'poderia', 'que', 'temos', 'nós', 'nos temos',
       'agora', 'atualmente', 'cadastrados', 'cadastradas', 'registrados', 'registradas', 'ao todo', 'no total', 'deles', 'delas', 'existentes',
     ],
