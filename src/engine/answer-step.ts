@@ -34,4 +34,3 @@ export async function modelAnswer(run: TurnRun): Promise<void> {
   run.addUsage(completion.usage);
   await run.done(completion.text === '' ? [] : [newItems.assistantText(completion.text, run.counters.rounds)]);
 }
-

@@ -6,6 +6,7 @@ import { confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from './
 import type { ToolCallData } from './journal.js';
 import type { RoutingParts, SessionHandle, StepOutcome } from './router-types.js';
 import { answerWith, modelAnswer } from './answer-step.js';
+import { saveSession } from './router-session.js';
 import { cannotConfirm, execute, failCannotConfirm, hold, reportCall, runOutcomeOf } from './tool-step.js';
 import { errorCodeOf } from './turn-state.js';
 import type { TurnRun } from './turn-run.js';
@@ -59,6 +60,7 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
     const token = write ? handle.session.confirm(plan, Object.keys(step.supplied).length > 0 ? { step: index, arguments: filled.suppliedArgs } : { step: index }) : null;
     const check = handle.session.checkToolCall({ tool, arguments: filled.args, token });
     const ran = await runStep(run, { callId, tool, args: filled.args, effect, check, message: step.confirmation ?? undefined });
+    await saveSession(run);
     if (ran.next === 'waiting' || ran.next === 'stopped') return;
     outcomes[index] = { kind: 'tool', tool, arguments: filled.args, result: ran.result };
     if (write && !happened(ran.result)) break;

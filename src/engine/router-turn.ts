@@ -1,13 +1,12 @@
 import type { JsonValue } from '../core/index.js';
-import { isPlumbError } from '../core/index.js';
 import type { TurnPlan } from '../router/index.js';
-import { sessionFromJSON } from '../router/index.js';
 import { isPlanItem, itemText, newItems, planItemOf } from './journal.js';
 import type { PlanNext } from './journal.js';
 import { runPlan } from './plan-run.js';
 import { planEventOf } from './replay.js';
 import { answerWith } from './answer-step.js';
-import type { RoutingParts, SessionHandle } from './router-types.js';
+import { openSession, saveSession } from './router-session.js';
+import type { RoutingParts } from './router-types.js';
 import { guarded, modelLoop } from './turn-loop.js';
 import type { TurnRun } from './turn-run.js';
 
@@ -87,38 +86,6 @@ function refusal(run: TurnRun, plan: TurnPlan): TurnPlan {
 function labelOf(routing: RoutingParts): { label?: NonNullable<RoutingParts['reader']['label']> } {
   const reader = routing.reader;
   return reader.label === undefined ? {} : { label: (tool, language, count) => reader.label!(tool, language, count) };
-}
-
-/**
- * The thread's session: restored from the thread (a session written against an older vocabulary
- * is adopted), or a new one when there is none or it cannot be restored (the catalogue changed);
- * a replaced session is noted in the journal, and the turn goes on.
- */
-async function openSession(run: TurnRun, routing: RoutingParts): Promise<SessionHandle> {
-  const router = routing.reader.router();
-  const json = run.thread.routerSession;
-  let replaced: { code: string; message: string } | undefined;
-  if (json !== null && json !== '') {
-    try {
-      return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
-    } catch (error) {
-      replaced = isPlumbError(error) ? { code: error.code, message: error.message } : { code: 'router_invalid_session', message: 'The saved router session could not be read.' };
-    }
-  }
-  const onUnread = routing.onUnread === 'model' && run.parts.provider !== undefined ? 'model' : 'refuse';
-  const session = router.session({ onUnread });
-  if (replaced !== undefined) await run.append([newItems.note({ event: 'router_session_replaced', ...replaced })]);
-  return { router, session, saved: '' };
-}
-
-/** Writes the session to its thread when it changed since it was read or last written. */
-export async function saveSession(run: TurnRun): Promise<void> {
-  const handle = run.session;
-  if (handle === undefined) return;
-  const json = handle.session.toJSON();
-  if (json === handle.saved) return;
-  await run.parts.store.updateThread(run.thread.id, { routerSession: json });
-  handle.saved = json;
 }
 
 async function refreshReader(run: TurnRun, routing: RoutingParts): Promise<void> {
