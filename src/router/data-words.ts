@@ -34,7 +34,7 @@ export const DATA_GRAMMAR: Readonly<Record<Language, DataGrammar>> = {
     stopwords: [
       'show', 'list', 'display', 'give', 'get', 'find', 'tell', 'see', 'view', 'fetch', 'retrieve', 'what', 'which', 'who', 'me', 'us', 'all', 'every', 'the', 'a', 'an',
       'are', 'is', 'be', 'there', 'do', 'does', 'did', 'please', 'can', 'could', 'would', 'you', 'i', 'we', 'my', 'our', 'and', 'that', 'those', 'these', 'its', 'their', 'they',
-      'it', 'now', 'currently', 'exist', 'existing', 'we have', 'do we have', 'available', 'known', 'records', 'rows', 'entries', 'of them', 'in total', 'total number',
+      'it', 'now', 'right now', 'still', 'currently', 'exist', 'existing', 'we have', 'do we have', 'available', 'known', 'records', 'rows', 'entries', 'of them', 'in total', 'total number',
     ],
   },
   'pt-BR': {
@@ -50,7 +50,7 @@ export const DATA_GRAMMAR: Readonly<Record<Language, DataGrammar>> = {
     stopwords: [
       'mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'liste', 'lista', 'listar', 'exiba', 'exibir', 'ver', 'veja', 'quais', 'qual', 'quem', 'me', 'todos', 'todas',
       'o', 'a', 'os', 'as', 'um', 'uma', 'sao', 'e', 'esta', 'estao', 'ha', 'existem', 'existe', 'por favor', 'favor', 'voce', 'pode', 'poderia', 'que', 'temos', 'nós', 'nos temos',
-      'agora', 'atualmente', 'cadastrados', 'cadastradas', 'registrados', 'registradas', 'ao todo', 'no total', 'deles', 'delas', 'existentes',
+      'agora', 'ainda', 'atualmente', 'cadastrados', 'cadastradas', 'registrados', 'registradas', 'ao todo', 'no total', 'deles', 'delas', 'existentes',
     ],
   },
 };
