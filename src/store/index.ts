@@ -5,7 +5,7 @@
  */
 export { storeErrorCodes } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
-export { turnStatuses, activeTurnStatuses, itemKinds } from './types.js';
+export { turnStatuses, activeTurnStatuses, itemKinds, defaultRetentionLimit } from './types.js';
 export type {
   Store,
   StoreOptions,
@@ -25,7 +25,8 @@ export type {
   TurnPatch,
   ThreadPatch,
   ListItemsOptions,
+  RetentionOptions,
 } from './types.js';
 export { MemoryStore, createMemoryStore } from './memory-store.js';
 export { SqliteStore, openSqliteStore } from './sqlite-store.js';
-export type { SqliteStoreOptions } from './sqlite-store.js';
+export type { SqliteStoreOptions, SqliteDurability } from './sqlite-store.js';

@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { checkItem, checkStatus, closedError, jsonText, notFound } from './records.js';
+import { checkKind, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
 import { activeTurnStatuses } from './types.js';
 import type {
   BeginTurnInput,
@@ -12,6 +12,7 @@ import type {
   ListItemsOptions,
   NewConfirmation,
   NewItem,
+  RetentionOptions,
   Store,
   StoreOptions,
   ThreadPatch,
@@ -40,7 +41,6 @@ export class MemoryStore implements Store {
   readonly #byOwner = new Map<string, Set<string>>();
   readonly #turns = new Map<string, TurnRecord>();
   readonly #requestKeys = new Map<string, string>();
-  readonly #itemIds = new Set<string>();
   readonly #confirmations = new Map<string, ConfirmationRecord>();
   #closed = false;
 
@@ -129,18 +129,52 @@ export class MemoryStore implements Store {
     this.#open();
     const state = this.#threads.get(id);
     if (state === undefined) return Promise.resolve(false);
+    this.#deleteThread(state);
+    return Promise.resolve(true);
+  }
+
+  #deleteThread(state: ThreadState): void {
+    const id = state.record.id;
     for (const turnId of state.turnIds) {
       const turn = this.#turns.get(turnId);
       if (turn !== undefined) this.#requestKeys.delete(requestKeyOf(turn.owner, turn.requestKey));
       this.#turns.delete(turnId);
     }
-    for (const item of state.items) this.#itemIds.delete(item.id);
     for (const [key, confirmation] of this.#confirmations) if (confirmation.threadId === id) this.#confirmations.delete(key);
     this.#threads.delete(id);
     const owned = this.#byOwner.get(state.record.owner);
     owned?.delete(id);
     if (owned?.size === 0) this.#byOwner.delete(state.record.owner);
-    return Promise.resolve(true);
+  }
+
+  async deleteThreadsUpdatedBefore(cutoff: number, options?: RetentionOptions): Promise<readonly string[]> {
+    this.#open();
+    const limit = retentionLimit(options);
+    const stale: ThreadState[] = [];
+    for (const state of this.#threads.values()) if (state.record.updatedAt < cutoff && this.#activeTurn(state) === undefined) stale.push(state);
+    stale.sort((a, b) => a.record.updatedAt - b.record.updatedAt || compareIds(a.record.id, b.record.id));
+    const deleted = stale.slice(0, limit);
+    for (const state of deleted) this.#deleteThread(state);
+    return Promise.resolve(deleted.map((state) => state.record.id));
+  }
+
+  async deleteConfirmationsResolvedBefore(cutoff: number, options?: RetentionOptions): Promise<number> {
+    this.#open();
+    const limit = retentionLimit(options);
+    const old = [...this.#confirmations.values()].filter((c) => c.status === 'resolved' && c.resolvedAt !== null && c.resolvedAt < cutoff);
+    old.sort((a, b) => (a.resolvedAt ?? 0) - (b.resolvedAt ?? 0) || compareIds(a.id, b.id));
+    const deleted = old.slice(0, limit);
+    for (const record of deleted) this.#confirmations.delete(record.id);
+    return Promise.resolve(deleted.length);
+  }
+
+  /** The thread's active turn, if any: only the latest turns can be active, so look from the end. */
+  #activeTurn(state: ThreadState): TurnRecord | undefined {
+    for (let i = state.turnIds.length - 1; i >= 0; i--) {
+      const turn = this.#turns.get(state.turnIds[i]!);
+      if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return turn;
+    }
+    return undefined;
   }
 
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
@@ -151,10 +185,8 @@ export class MemoryStore implements Store {
       const existingId = this.#requestKeys.get(requestKeyOf(owner, input.requestKey));
       const existing = existingId === undefined ? undefined : this.#turns.get(existingId);
       if (existing !== undefined) return Promise.resolve({ outcome: 'existing', thread: found.record, turn: existing });
-      for (let i = found.turnIds.length - 1; i >= 0; i--) {
-        const turn = this.#turns.get(found.turnIds[i] ?? '');
-        if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return Promise.resolve({ outcome: 'busy', thread: found.record, turn });
-      }
+      const active = this.#activeTurn(found);
+      if (active !== undefined) return Promise.resolve({ outcome: 'busy', thread: found.record, turn: active });
     }
     const now = this.#clock();
     const newThreadId = found === undefined ? this.#ids() : undefined;
@@ -177,7 +209,7 @@ export class MemoryStore implements Store {
     this.#turns.set(turn.id, turn);
     this.#requestKeys.set(requestKeyOf(owner, input.requestKey), turn.id);
     state.turnIds.push(turn.id);
-    const [userItem] = this.#append(state, turn.id, [{ kind: 'user_text', data: { text: input.input } }], now);
+    const [userItem] = this.#append(state, turn.id, [{ kind: 'user_text', data: null }], now, [{ text: input.input }]);
     state.record = Object.freeze({ ...state.record, updatedAt: now });
     return Promise.resolve({ outcome: 'created', thread: state.record, turn, userItem: userItem! });
   }
@@ -232,38 +264,42 @@ export class MemoryStore implements Store {
     const turn = this.#turns.get(turnId);
     if (turn === undefined) throw notFound('turn', turnId);
     const state = this.#thread(turn.threadId);
-    // Validate everything before touching state: a failure leaves nothing behind.
-    const seen = new Set<string>();
-    const texts: string[] = [];
-    for (const item of items) {
-      texts.push(checkItem(item));
-      if (item.id !== undefined && (this.#itemIds.has(item.id) || seen.has(item.id))) {
-        throw new PlumbError('store_invalid_record', `An item with id '${item.id}' already exists.`);
+    // Validate and copy everything before touching state: a failure leaves nothing behind.
+    const copies = new Array<JsonValue>(items.length);
+    let seen: Set<string> | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      checkKind(item);
+      copies[i] = jsonCopy(item.data, `item of kind '${item.kind}'`);
+      if (item.id === undefined) continue;
+      // A caller-chosen id must be new in the thread (generated ids are unique outright).
+      if (seen?.has(item.id) === true || state.items.some((stored) => stored.id === item.id)) {
+        throw new PlumbError('store_invalid_record', `An item with id '${item.id}' already exists in thread '${state.record.id}'.`);
       }
-      if (item.id !== undefined) seen.add(item.id);
+      (seen ??= new Set()).add(item.id);
     }
     if (turnPatch?.status !== undefined) checkStatus(turnPatch.status);
-    const records = this.#append(state, turnId, items, this.#clock(), texts);
+    const records = this.#append(state, turnId, items, this.#clock(), copies);
     if (turnPatch !== undefined) this.#patchTurn(turn, turnPatch);
     return Promise.resolve(records);
   }
 
-  #append(state: ThreadState, turnId: string, items: readonly NewItem[], now: number, texts?: readonly string[]): ItemRecord[] {
-    const records: ItemRecord[] = [];
-    for (const [index, item] of items.entries()) {
-      const text = texts?.[index];
+  /** Stores items whose data is already the store's own copy (`copies[i]` for `items[i]`). */
+  #append(state: ThreadState, turnId: string, items: readonly NewItem[], now: number, copies: readonly JsonValue[]): ItemRecord[] {
+    const records = new Array<ItemRecord>(items.length);
+    const threadId = state.record.id;
+    for (let i = 0; i < items.length; i++) {
       const record: ItemRecord = Object.freeze({
-        id: item.id ?? this.#ids(),
-        threadId: state.record.id,
+        id: items[i]!.id ?? this.#ids(),
+        threadId,
         turnId,
         ordinal: state.items.length + 1,
-        kind: item.kind,
-        data: text === undefined ? copyJson(item.data) : (JSON.parse(text) as JsonValue),
+        kind: items[i]!.kind,
+        data: copies[i]!,
         createdAt: now,
       });
       state.items.push(record);
-      this.#itemIds.add(record.id);
-      records.push(record);
+      records[i] = record;
     }
     return records;
   }
@@ -371,8 +407,12 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
   return out;
 }
 
-/** Items are kept apart from the caller's objects, so a later mutation by the caller changes nothing. */
+/** Records are kept apart from the caller's objects, so a later mutation by the caller changes nothing. */
 function copyJson(value: JsonValue): JsonValue {
   if (value === null || typeof value !== 'object') return value;
-  return JSON.parse(jsonText(value, 'a record')) as JsonValue;
+  return jsonCopy(value, 'a record');
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,15 +1,13 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { itemKinds, turnStatuses } from './types.js';
-import type { ItemKind, NewItem, TurnStatus } from './types.js';
+import { defaultRetentionLimit, itemKinds, turnStatuses } from './types.js';
+import type { ItemKind, NewItem, RetentionOptions, TurnStatus } from './types.js';
 
 /** Checks shared by every implementation, so that they reject the same malformed input. */
 
 /** Checks an item and returns its data as JSON text. */
 export function checkItem(item: NewItem): string {
-  if (!(itemKinds as readonly string[]).includes(item.kind)) {
-    throw new PlumbError('store_invalid_record', `Unknown item kind '${String(item.kind)}'. Kinds: ${itemKinds.join(', ')}.`);
-  }
+  checkKind(item);
   return jsonText(item.data, `item of kind '${item.kind}'`);
 }
 
@@ -45,4 +43,79 @@ export function notFound(what: string, id: string): PlumbError {
 
 export function closedError(): PlumbError {
   return new PlumbError('store_closed', 'The store is closed. Open a new store to continue.');
+}
+
+/** The `limit` of a retention call: a positive integer, `defaultRetentionLimit` when absent. */
+export function retentionLimit(options: RetentionOptions | undefined): number {
+  const limit = options?.limit ?? defaultRetentionLimit;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new PlumbError('store_invalid_record', `A retention limit must be a positive integer; got ${String(limit)}.`);
+  }
+  return limit;
+}
+
+/**
+ * A deep copy of `value` as JSON would make it (`JSON.parse(JSON.stringify(value))`), without
+ * the text in between: the memory store's hot path copies every item it keeps. Plain objects,
+ * arrays and primitives are copied here; anything else (a Date, a class instance, a boxed
+ * value, a `__proto__` key, a very deep or cyclic value) takes the JSON round trip, so the
+ * result and the refusals are exactly JSON's.
+ */
+export function jsonCopy(value: JsonValue, what: string): JsonValue {
+  const copied = copyValue(value, 0, what);
+  if (copied === undefined) throw new PlumbError('store_invalid_record', `The data of ${what} has no JSON text (undefined or a function?).`);
+  return copied;
+}
+
+const maxCopyDepth = 64;
+
+function copyValue(value: unknown, depth: number, what: string): JsonValue | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      throw new PlumbError('store_invalid_record', `The data of ${what} is not JSON (a cycle or a BigInt?).`);
+    case 'object': {
+      if (value === null) return null;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (depth >= maxCopyDepth) return roundTrip(value, what);
+      if (Array.isArray(value)) {
+        if (proto !== Array.prototype) return roundTrip(value, what);
+        const out = new Array<JsonValue>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = copyValue(value[i], depth + 1, what) ?? null;
+        return out;
+      }
+      if (proto !== Object.prototype && proto !== null) return roundTrip(value, what);
+      const source = value as Record<string, unknown>;
+      if (typeof source.toJSON === 'function' || Object.hasOwn(source, '__proto__')) return roundTrip(value, what);
+      const out: Record<string, JsonValue> = {};
+      for (const key of Object.keys(source)) {
+        const copied = copyValue(source[key], depth + 1, what);
+        if (copied !== undefined) out[key] = copied;
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function roundTrip(value: unknown, what: string): JsonValue | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (cause) {
+    throw new PlumbError('store_invalid_record', `The data of ${what} is not JSON (a cycle or a BigInt?).`, { cause });
+  }
+  return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+}
+
+/** Checks an item's kind (the memory store copies its data with `jsonCopy` instead of keeping text). */
+export function checkKind(item: NewItem): void {
+  if (!(itemKinds as readonly string[]).includes(item.kind)) {
+    throw new PlumbError('store_invalid_record', `Unknown item kind '${String(item.kind)}'. Kinds: ${itemKinds.join(', ')}.`);
+  }
 }

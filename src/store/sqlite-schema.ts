@@ -1,26 +1,47 @@
+import { activeTurnStatuses } from './types.js';
+
 /**
- * The tables of the SQLite store. The SQL stays portable (TEXT, INTEGER, plain indexes, no
- * SQLite-only syntax beyond `IF NOT EXISTS`) so that the PostgreSQL store can share it.
+ * The tables of the SQLite store, schema version 2, and the in-place upgrade from version 1.
+ *
+ * Version 2 is shaped by what one turn writes (docs/store.md, "Schema"): each B-tree a commit
+ * touches is at least one 4 KiB WAL frame, so every table and index must earn its place.
+ * - `threads`, `turns` and `items` are keyed by their natural keys (`WITHOUT ROWID`), so no table
+ *   carries a second rowid B-tree beside its key.
+ * - `items` is keyed `(thread_id, ordinal)`: the thread's next ordinal is the key's maximum plus
+ *   one, read in the same transaction, so no counter row is updated on each append. An item id
+ *   is unique within its thread (generated ids are unique outright), checked by a read of the
+ *   thread's items only when the caller chooses the id, so no index on item ids is kept.
+ * - Every turn has its user item, so a thread's turns are found through its items: `turns`
+ *   carries no index on `thread_id`.
+ * - `turns_active` is a partial index holding only turns that hold their thread (`accepted`,
+ *   `running`, `waiting`): it answers "is this thread busy" and restart recovery, and a turn that
+ *   ends leaves it for good; usage and failure updates never touch an index.
+ * - `confirmations_pending` (partial) serves the expiry sweep; deleting a thread finds its
+ *   confirmations through `confirmations_turn`.
+ * The DDL is plain SQL except `WITHOUT ROWID`, which a PostgreSQL dialect drops (its tables are
+ * heaps with separate indexes anyway).
  */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
+
+const activeList = activeTurnStatuses.map((status) => `'${status}'`).join(', ');
+/** The literal condition of the `turns_active` partial index; a query must repeat it verbatim to use the index. */
+export const activeCondition = `status IN (${activeList})`;
 
 export function schemaStatements(prefix: string): readonly string[] {
   const t = (name: string): string => `${prefix}${name}`;
   return [
-    `CREATE TABLE IF NOT EXISTS ${t('meta')} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS ${t('threads')} (
+    `CREATE TABLE ${t('threads')} (
       id TEXT PRIMARY KEY,
       owner TEXT NOT NULL,
       title TEXT,
       summary TEXT,
       summary_through_item_id TEXT,
       router_session TEXT,
-      next_ordinal INTEGER NOT NULL,
       created_at BIGINT NOT NULL,
       updated_at BIGINT NOT NULL
-    )`,
-    `CREATE INDEX IF NOT EXISTS ${t('threads_owner')} ON ${t('threads')} (owner, updated_at)`,
-    `CREATE TABLE IF NOT EXISTS ${t('turns')} (
+    ) WITHOUT ROWID`,
+    `CREATE INDEX ${t('threads_owner')} ON ${t('threads')} (owner, updated_at, created_at)`,
+    `CREATE TABLE ${t('turns')} (
       id TEXT PRIMARY KEY,
       thread_id TEXT NOT NULL,
       owner TEXT NOT NULL,
@@ -32,22 +53,21 @@ export function schemaStatements(prefix: string): readonly string[] {
       input_tokens BIGINT NOT NULL,
       output_tokens BIGINT NOT NULL,
       created_at BIGINT NOT NULL,
-      updated_at BIGINT NOT NULL,
-      UNIQUE (owner, request_key)
-    )`,
-    `CREATE INDEX IF NOT EXISTS ${t('turns_thread')} ON ${t('turns')} (thread_id, created_at)`,
-    `CREATE INDEX IF NOT EXISTS ${t('turns_status')} ON ${t('turns')} (status)`,
-    `CREATE TABLE IF NOT EXISTS ${t('items')} (
-      id TEXT PRIMARY KEY,
+      updated_at BIGINT NOT NULL
+    ) WITHOUT ROWID`,
+    `CREATE UNIQUE INDEX ${t('turns_request')} ON ${t('turns')} (owner, request_key)`,
+    `CREATE INDEX ${t('turns_active')} ON ${t('turns')} (thread_id, status) WHERE ${activeCondition}`,
+    `CREATE TABLE ${t('items')} (
       thread_id TEXT NOT NULL,
-      turn_id TEXT NOT NULL,
       ordinal INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      turn_id TEXT NOT NULL,
       kind TEXT NOT NULL,
       data TEXT NOT NULL,
       created_at BIGINT NOT NULL,
-      UNIQUE (thread_id, ordinal)
-    )`,
-    `CREATE TABLE IF NOT EXISTS ${t('confirmations')} (
+      PRIMARY KEY (thread_id, ordinal)
+    ) WITHOUT ROWID`,
+    `CREATE TABLE ${t('confirmations')} (
       id TEXT PRIMARY KEY,
       thread_id TEXT NOT NULL,
       turn_id TEXT NOT NULL,
@@ -62,7 +82,33 @@ export function schemaStatements(prefix: string): readonly string[] {
       expires_at BIGINT NOT NULL,
       resolved_at BIGINT,
       resolution TEXT
-    )`,
-    `CREATE INDEX IF NOT EXISTS ${t('confirmations_turn')} ON ${t('confirmations')} (turn_id, status)`,
+    ) WITHOUT ROWID`,
+    `CREATE INDEX ${t('confirmations_turn')} ON ${t('confirmations')} (turn_id, status)`,
+    `CREATE INDEX ${t('confirmations_pending')} ON ${t('confirmations')} (expires_at) WHERE status = 'pending'`,
+  ];
+}
+
+/**
+ * Version 1 → 2, inside the caller's transaction: each v1 table is renamed aside, its v2 table
+ * created and filled with the same rows (the threads' `next_ordinal` counter is dropped: the
+ * items' key replaces it), and the old table dropped with its indexes.
+ */
+export function upgradeFromV1Statements(prefix: string): readonly string[] {
+  const t = (name: string): string => `${prefix}${name}`;
+  const tables = ['threads', 'turns', 'items', 'confirmations'];
+  const v1Indexes = ['threads_owner', 'turns_thread', 'turns_status', 'confirmations_turn'];
+  return [
+    ...v1Indexes.map((name) => `DROP INDEX IF EXISTS ${t(name)}`),
+    ...tables.map((name) => `ALTER TABLE ${t(name)} RENAME TO ${t(`${name}_v1`)}`),
+    ...schemaStatements(prefix),
+    `INSERT INTO ${t('threads')} (id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at)
+      SELECT id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at FROM ${t('threads_v1')}`,
+    `INSERT INTO ${t('turns')} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at)
+      SELECT id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at FROM ${t('turns_v1')}`,
+    `INSERT INTO ${t('items')} (thread_id, ordinal, id, turn_id, kind, data, created_at)
+      SELECT thread_id, ordinal, id, turn_id, kind, data, created_at FROM ${t('items_v1')}`,
+    `INSERT INTO ${t('confirmations')} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution)
+      SELECT id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution FROM ${t('confirmations_v1')}`,
+    ...tables.map((name) => `DROP TABLE ${t(`${name}_v1`)}`),
   ];
 }

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { nanoid } from 'nanoid';
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound } from './records.js';
-import { schemaStatements, schemaVersion } from './sqlite-schema.js';
+import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound, retentionLimit } from './records.js';
+import { orderedIds } from './ordered-ids.js';
+import { activeCondition, schemaStatements, schemaVersion, upgradeFromV1Statements } from './sqlite-schema.js';
 import { activeTurnStatuses } from './types.js';
 import type {
   BeginTurnInput,
@@ -15,6 +15,7 @@ import type {
   ListItemsOptions,
   NewConfirmation,
   NewItem,
+  RetentionOptions,
   Store,
   StoreOptions,
   ThreadPatch,
@@ -24,6 +25,18 @@ import type {
   TurnStatus,
 } from './types.js';
 
+/**
+ * How far a commit goes before the store returns (docs/store.md, "Durability"):
+ * - `normal` (the default): WAL with `synchronous = NORMAL`. A commit is in the WAL file, in the
+ *   operating system's cache, when the call returns; the WAL is flushed to the disk at each
+ *   checkpoint. A crash of the process (SIGKILL, an exception, OOM) loses nothing committed; a
+ *   power loss or kernel panic may lose the last commits since the last flush, never the file's
+ *   consistency.
+ * - `full`: WAL with `synchronous = FULL`: every commit waits for the disk (fsync), so a
+ *   committed step survives a power loss too, at the price of one fsync per commit.
+ */
+export type SqliteDurability = 'normal' | 'full';
+
 export interface SqliteStoreOptions extends StoreOptions {
   /** A database file of the store's own (opened in WAL mode). */
   readonly path?: string;
@@ -31,6 +44,11 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly database?: Database.Database;
   /** Prefix of every table, so that the store can live in the app's database. Default `plumb_`. */
   readonly tablePrefix?: string;
+  /**
+   * Default `normal` on the store's own file. On a shared `database` handle the application's
+   * own setting stays unless this is given (it sets `synchronous` on that connection).
+   */
+  readonly durability?: SqliteDurability;
 }
 
 interface ThreadRow {
@@ -40,7 +58,6 @@ interface ThreadRow {
   summary: string | null;
   summary_through_item_id: string | null;
   router_session: string | null;
-  next_ordinal: number;
   created_at: number;
   updated_at: number;
 }
@@ -59,10 +76,10 @@ interface TurnRow {
   updated_at: number;
 }
 interface ItemRow {
-  id: string;
   thread_id: string;
-  turn_id: string;
   ordinal: number;
+  id: string;
+  turn_id: string;
   kind: string;
   data: string;
   created_at: number;
@@ -83,11 +100,19 @@ interface ConfirmationRow {
   resolved_at: number | null;
   resolution: string | null;
 }
+/** What an append needs to know about its turn, read in one statement. */
+interface AppendTarget {
+  thread_id: string;
+  status: string;
+  last: number | null;
+}
 
 /**
- * The durable store on SQLite (`better-sqlite3`). Each write is one transaction; better-sqlite3
- * is synchronous, so a method's work is never interleaved with another's in this process, and
- * conditional UPDATEs keep claims atomic across processes sharing the file.
+ * The durable store on SQLite (`better-sqlite3`). Each write is one `BEGIN IMMEDIATE`
+ * transaction (it takes the write lock before reading, so that two processes sharing the file
+ * never deadlock on an upgrade); better-sqlite3 is synchronous, so a method's work is never
+ * interleaved with another's in this process, and conditional UPDATEs keep claims atomic across
+ * processes sharing the file.
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
@@ -107,32 +132,35 @@ export class SqliteStore implements Store {
     if ((options.path === undefined) === (options.database === undefined)) {
       throw new PlumbError('store_invalid_record', 'openSqliteStore needs exactly one of `path` (its own file) or `database` (a shared handle).');
     }
-    this.#owned = options.database === undefined;
-    this.#db = options.database ?? new Database(options.path);
-    if (this.#owned) {
-      this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma('synchronous = NORMAL');
-      this.#db.pragma('busy_timeout = 5000');
+    const durability = options.durability;
+    if (durability !== undefined && durability !== 'normal' && durability !== 'full') {
+      throw new PlumbError('store_invalid_record', `Unknown durability '${String(durability)}'. Durabilities: normal, full.`);
     }
-    this.#ids = options.ids ?? (() => nanoid());
-    this.#clock = options.clock ?? Date.now;
     const prefix = options.tablePrefix ?? 'plumb_';
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
       throw new PlumbError('store_invalid_record', `Table prefix '${prefix}' must be letters, digits and underscores.`);
     }
-    this.#db.transaction(() => {
-      for (const statement of schemaStatements(prefix)) this.#db.prepare(statement).run();
-      const row = this.#db.prepare(`SELECT value FROM ${prefix}meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
-      if (row === undefined) {
-        this.#db.prepare(`INSERT INTO ${prefix}meta (key, value) VALUES ('schema_version', ?)`).run(String(schemaVersion));
-      } else if (Number(row.value) > schemaVersion) {
-        throw new PlumbError('store_schema_mismatch', `The database has Plumb schema version ${row.value}; this build knows ${schemaVersion}. Upgrade Plumb.`);
+    this.#owned = options.database === undefined;
+    this.#db = options.database ?? new Database(options.path);
+    this.#clock = options.clock ?? Date.now;
+    this.#ids = options.ids ?? orderedIds(this.#clock);
+    try {
+      if (this.#owned) {
+        this.#db.pragma('journal_mode = WAL');
+        this.#db.pragma('busy_timeout = 5000');
       }
-    })();
-    this.#sql = prepare(this.#db, prefix);
+      if (this.#owned || durability !== undefined) this.#db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+      ensureSchema(this.#db, prefix);
+      this.#sql = prepare(this.#db, prefix);
+    } catch (error) {
+      if (this.#owned) this.#db.close();
+      throw error;
+    }
+    const beginTurn = this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input));
+    const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch));
     this.#tx = {
-      beginTurn: this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input)),
-      appendItems: this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch)),
+      beginTurn: (input) => beginTurn.immediate(input),
+      appendItems: (turnId, items, turnPatch) => appendItems.immediate(turnId, items, turnPatch),
     };
   }
 
@@ -182,13 +210,34 @@ export class SqliteStore implements Store {
 
   async deleteThread(id: string): Promise<boolean> {
     this.#open();
-    const deleted = this.#db.transaction(() => {
-      this.#sql.deleteItems.run(id);
-      this.#sql.deleteConfirmations.run(id);
-      this.#sql.deleteTurns.run(id);
-      return this.#sql.deleteThread.run(id).changes > 0;
-    })();
+    return Promise.resolve(this.#db.transaction(() => this.#deleteThreadRows(id)).immediate());
+  }
+
+  /** Inside a transaction: the thread and everything under it. */
+  #deleteThreadRows(id: string): boolean {
+    this.#sql.deleteConfirmations.run(id);
+    this.#sql.deleteTurns.run(id);
+    this.#sql.deleteItems.run(id);
+    return this.#sql.deleteThread.run(id).changes > 0;
+  }
+
+  async deleteThreadsUpdatedBefore(cutoff: number, options?: RetentionOptions): Promise<readonly string[]> {
+    this.#open();
+    const limit = retentionLimit(options);
+    const deleted = this.#db
+      .transaction(() => {
+        const ids = this.#sql.staleThreads.all(cutoff, limit) as string[];
+        for (const id of ids) this.#deleteThreadRows(id);
+        return ids;
+      })
+      .immediate();
     return Promise.resolve(deleted);
+  }
+
+  async deleteConfirmationsResolvedBefore(cutoff: number, options?: RetentionOptions): Promise<number> {
+    this.#open();
+    const limit = retentionLimit(options);
+    return Promise.resolve(this.#sql.deleteResolvedConfirmations.run(cutoff, limit).changes);
   }
 
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
@@ -197,33 +246,39 @@ export class SqliteStore implements Store {
   }
 
   #beginTurn(input: BeginTurnInput): BeginTurnResult {
-    let thread: ThreadRecord | undefined;
-    if (input.threadId !== undefined) thread = this.#threadOrThrow(input.threadId);
-    else {
-      const row = this.#sql.ownedThreads.get(input.owner, 1) as ThreadRow | undefined;
-      if (row !== undefined) thread = toThread(row);
-    }
-    if (thread !== undefined) {
-      const existing = this.#sql.turnByRequestKey.get(thread.owner, input.requestKey) as TurnRow | undefined;
-      if (existing !== undefined) return { outcome: 'existing', thread, turn: toTurn(existing) };
-      const active = this.#sql.activeTurn.get(thread.id, ...activeTurnStatuses) as TurnRow | undefined;
-      if (active !== undefined) return { outcome: 'busy', thread, turn: toTurn(active) };
-    }
+    let row: ThreadRow | undefined;
+    if (input.threadId !== undefined) {
+      row = this.#sql.getThread.get(input.threadId) as ThreadRow | undefined;
+      if (row === undefined) throw notFound('thread', input.threadId);
+    } else row = this.#sql.ownedThreads.get(input.owner, 1) as ThreadRow | undefined;
     const now = this.#clock();
-    // An owner without threads has no turns either: a first message creates its thread here.
-    if (thread === undefined) {
+    let thread: ThreadRecord;
+    let ordinal = 1;
+    if (row !== undefined) {
+      thread = toThread(row);
+      const existing = this.#sql.turnByRequestKey.get(row.owner, input.requestKey) as TurnRow | undefined;
+      if (existing !== undefined) return { outcome: 'existing', thread, turn: toTurn(existing) };
+      const active = this.#sql.activeTurn.get(row.id) as TurnRow | undefined;
+      if (active !== undefined) return { outcome: 'busy', thread, turn: toTurn(active) };
+      this.#sql.touchThread.run(now, row.id);
+      thread = Object.freeze({ ...thread, updatedAt: now });
+      ordinal = ((this.#sql.lastOrdinal.get(row.id) as number | null) ?? 0) + 1;
+    } else {
+      // An owner without threads has no turns either: a first message creates its thread here.
       const id = this.#ids();
       const owner = input.owner!;
       const title = input.newThreadTitle ?? null;
       this.#sql.insertThread.run(id, owner, title, now, now);
       thread = Object.freeze({ id, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, createdAt: now, updatedAt: now });
-    } else {
-      this.#sql.touchThread.run(now, thread.id);
-      thread = Object.freeze({ ...thread, updatedAt: now });
     }
     const turnId = input.turnId ?? this.#ids();
-    this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
-    const [userItem] = this.#appendRows(thread.id, turnId, [{ kind: 'user_text', data: { text: input.input } }], now);
+    try {
+      this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
+    } catch (cause) {
+      throw new PlumbError('store_invalid_record', `A turn with id '${turnId}' already exists.`, { cause });
+    }
+    const userItem: NewItem = { kind: 'user_text', data: { text: input.input } };
+    const [record] = this.#insertItems(thread.id, turnId, [userItem], [checkItem(userItem)], ordinal, now);
     const turn: TurnRecord = Object.freeze({
       id: turnId,
       threadId: thread.id,
@@ -237,7 +292,7 @@ export class SqliteStore implements Store {
       createdAt: now,
       updatedAt: now,
     });
-    return { outcome: 'created', thread, turn, userItem: userItem! };
+    return { outcome: 'created', thread, turn, userItem: record! };
   }
 
   #turnOrThrow(id: string): TurnRecord {
@@ -259,57 +314,32 @@ export class SqliteStore implements Store {
 
   async turnsWithStatus(status: TurnStatus): Promise<readonly TurnRecord[]> {
     this.#open();
-    return Promise.resolve((this.#sql.turnsWithStatus.all(status) as TurnRow[]).map(toTurn));
+    // Active statuses are read from the small partial index; ended ones need a scan (rare: tools and audits).
+    const statement = activeTurnStatuses.includes(status) ? this.#sql.turnsWithActiveStatus : this.#sql.turnsWithStatus;
+    return Promise.resolve((statement.all(status) as TurnRow[]).map(toTurn));
   }
 
   async updateTurn(id: string, patch: TurnPatch, from?: readonly TurnStatus[]): Promise<TurnRecord | undefined> {
     this.#open();
-    const result = this.#db.transaction(() => {
-      const turn = this.#turnOrThrow(id);
-      if (from !== undefined && !from.includes(turn.status)) return undefined;
-      this.#patchTurn(turn, patch);
-      return this.#turnOrThrow(id);
-    })();
+    const result = this.#db
+      .transaction(() => {
+        const turn = this.#turnOrThrow(id);
+        if (from !== undefined && !from.includes(turn.status)) return undefined;
+        this.#patchTurn(id, turn.status, patch, this.#clock());
+        return this.#turnOrThrow(id);
+      })
+      .immediate();
     return Promise.resolve(result);
   }
 
-  #patchTurn(turn: TurnRecord, patch: TurnPatch): void {
+  /**
+   * A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. The
+   * status column is written only when it changes, since writing it (even to the same value)
+   * rewrites the `turns_active` index entry.
+   */
+  #patchTurn(turnId: string, currentStatus: string, patch: TurnPatch, now: number): void {
     if (patch.status !== undefined) checkStatus(patch.status);
-    this.#sql.updateTurn.run(
-      patch.status ?? turn.status,
-      patch.failureCode === undefined ? turn.failureCode : patch.failureCode,
-      patch.failureMessage === undefined ? turn.failureMessage : patch.failureMessage,
-      turn.usage.inputTokens + (patch.addUsage?.inputTokens ?? 0),
-      turn.usage.outputTokens + (patch.addUsage?.outputTokens ?? 0),
-      this.#clock(),
-      turn.id,
-    );
-  }
-
-  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
-    this.#open();
-    return Promise.resolve(this.#tx.appendItems(turnId, items, turnPatch));
-  }
-
-  #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): ItemRecord[] {
-    // One statement finds the turn's thread and reserves the ordinals on it.
-    const reserved = this.#sql.reserveTurnOrdinals.get(items.length, turnId) as { id: string; next_ordinal: number } | undefined;
-    if (reserved === undefined) {
-      const turn = this.#sql.turnThread.get(turnId) as { thread_id: string } | undefined;
-      throw turn === undefined ? notFound('turn', turnId) : notFound('thread', turn.thread_id);
-    }
-    const texts = items.map(checkItem);
-    const now = this.#clock();
-    const appended = this.#insertItems(reserved.id, turnId, items, texts, reserved.next_ordinal - items.length, now);
-    if (turnPatch !== undefined) this.#patchTurnInPlace(turnId, turnPatch, now);
-    return appended;
-  }
-
-  /** A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. */
-  #patchTurnInPlace(turnId: string, patch: TurnPatch, now: number): void {
-    if (patch.status !== undefined) checkStatus(patch.status);
-    this.#sql.patchTurn.run(
-      patch.status ?? null,
+    const failure = [
       patch.failureCode === undefined ? 0 : 1,
       patch.failureCode ?? null,
       patch.failureMessage === undefined ? 0 : 1,
@@ -318,27 +348,49 @@ export class SqliteStore implements Store {
       patch.addUsage?.outputTokens ?? 0,
       now,
       turnId,
-    );
+    ];
+    if (patch.status !== undefined && patch.status !== currentStatus) this.#sql.patchTurnStatus.run(patch.status, ...failure);
+    else this.#sql.patchTurn.run(...failure);
   }
 
-  /** Inside a transaction: reserves ordinals on the thread row, then inserts. */
-  #appendRows(threadId: string, turnId: string, items: readonly NewItem[], now: number): ItemRecord[] {
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
+    this.#open();
+    return Promise.resolve(this.#tx.appendItems(turnId, items, turnPatch));
+  }
+
+  #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): ItemRecord[] {
+    // One statement finds the turn's thread, its status and the thread's last ordinal.
+    const target = this.#sql.appendTarget.get(turnId) as AppendTarget | undefined;
+    if (target === undefined) throw notFound('turn', turnId);
     const texts = items.map(checkItem);
-    const reserved = this.#sql.reserveOrdinals.get(items.length, threadId) as { next_ordinal: number } | undefined;
-    if (reserved === undefined) throw notFound('thread', threadId);
-    return this.#insertItems(threadId, turnId, items, texts, reserved.next_ordinal - items.length, now);
+    const now = this.#clock();
+    const appended = this.#insertItems(target.thread_id, turnId, items, texts, (target.last ?? 0) + 1, now);
+    if (turnPatch !== undefined) this.#patchTurn(turnId, target.status, turnPatch, now);
+    return appended;
   }
 
   #insertItems(threadId: string, turnId: string, items: readonly NewItem[], texts: readonly string[], first: number, now: number): ItemRecord[] {
-    const records: ItemRecord[] = [];
-    for (const [index, item] of items.entries()) {
-      const id = item.id ?? this.#ids();
+    const records: ItemRecord[] = new Array<ItemRecord>(items.length);
+    let chosen: Set<string> | undefined;
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      const text = texts[index]!;
+      let id = item.id;
+      if (id === undefined) id = this.#ids();
+      else {
+        // A caller-chosen id must be new in the thread (generated ids are unique outright).
+        if (chosen?.has(id) === true || this.#sql.itemIdTaken.get(threadId, id) !== undefined) {
+          throw new PlumbError('store_invalid_record', `An item with id '${id}' already exists in thread '${threadId}'.`);
+        }
+        (chosen ??= new Set()).add(id);
+      }
+      const ordinal = first + index;
       try {
-        this.#sql.insertItem.run(id, threadId, turnId, first + index, item.kind, texts[index], now);
+        this.#sql.insertItem.run(threadId, ordinal, id, turnId, item.kind, text, now);
       } catch (cause) {
         throw new PlumbError('store_invalid_record', `Could not append item '${id}' (${item.kind}): ${(cause as Error).message}.`, { cause });
       }
-      records.push(Object.freeze({ id, threadId, turnId, ordinal: first + index, kind: item.kind, data: JSON.parse(texts[index]!) as JsonValue, createdAt: now }));
+      records[index] = Object.freeze({ id, threadId, turnId, ordinal, kind: item.kind, data: JSON.parse(text) as JsonValue, createdAt: now });
     }
     return records;
   }
@@ -349,7 +401,7 @@ export class SqliteStore implements Store {
     const rows = (
       options.turnId === undefined
         ? this.#sql.threadItems.all(threadId, after)
-        : this.#sql.turnItems.all(threadId, options.turnId, after)
+        : this.#sql.turnItems.all(threadId, after, options.turnId)
     ) as ItemRow[];
     return Promise.resolve(rows.map(toItem));
   }
@@ -358,27 +410,29 @@ export class SqliteStore implements Store {
     this.#open();
     const argumentsText = jsonText(input.arguments, `confirmation '${input.id}'`);
     const actorText = jsonText(input.actor, `confirmation '${input.id}'`);
-    this.#db.transaction(() => {
-      this.#turnOrThrow(input.turnId);
-      try {
-        this.#sql.insertConfirmation.run(
-          input.id,
-          input.threadId,
-          input.turnId,
-          input.owner,
-          actorText,
-          input.callId,
-          input.tool,
-          argumentsText,
-          input.digest,
-          'pending',
-          input.createdAt ?? this.#clock(),
-          input.expiresAt,
-        );
-      } catch (cause) {
-        throw new PlumbError('store_invalid_record', `A confirmation with id '${input.id}' already exists.`, { cause });
-      }
-    })();
+    this.#db
+      .transaction(() => {
+        this.#turnOrThrow(input.turnId);
+        try {
+          this.#sql.insertConfirmation.run(
+            input.id,
+            input.threadId,
+            input.turnId,
+            input.owner,
+            actorText,
+            input.callId,
+            input.tool,
+            argumentsText,
+            input.digest,
+            'pending',
+            input.createdAt ?? this.#clock(),
+            input.expiresAt,
+          );
+        } catch (cause) {
+          throw new PlumbError('store_invalid_record', `A confirmation with id '${input.id}' already exists.`, { cause });
+        }
+      })
+      .immediate();
     return Promise.resolve(this.#confirmationOrThrow(input.id));
   }
 
@@ -401,18 +455,20 @@ export class SqliteStore implements Store {
 
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<ClaimResult> {
     this.#open();
-    const result = this.#db.transaction((): ClaimResult => {
-      const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
-      if (row === undefined) return { outcome: 'missing' };
-      if (row.owner !== owner) return { outcome: 'forbidden' };
-      if (row.expires_at <= now) {
-        if (this.#sql.expireConfirmation.run(jsonText(expiredResolution, 'a resolution'), now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
-        return { outcome: 'unavailable', confirmation: toConfirmation(row) };
-      }
-      // The conditional UPDATE is the claim: only one caller ever changes a pending row.
-      if (this.#sql.claimConfirmation.run(id).changes === 0) return { outcome: 'unavailable', confirmation: this.#confirmationOrThrow(id) };
-      return { outcome: 'claimed', confirmation: this.#confirmationOrThrow(id) };
-    })();
+    const result = this.#db
+      .transaction((): ClaimResult => {
+        const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
+        if (row === undefined) return { outcome: 'missing' };
+        if (row.owner !== owner) return { outcome: 'forbidden' };
+        if (row.expires_at <= now) {
+          if (this.#sql.expireConfirmation.run(jsonText(expiredResolution, 'a resolution'), now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
+          return { outcome: 'unavailable', confirmation: toConfirmation(row) };
+        }
+        // The conditional UPDATE is the claim: only one caller ever changes a pending row.
+        if (this.#sql.claimConfirmation.run(id).changes === 0) return { outcome: 'unavailable', confirmation: this.#confirmationOrThrow(id) };
+        return { outcome: 'claimed', confirmation: this.#confirmationOrThrow(id) };
+      })
+      .immediate();
     return Promise.resolve(result);
   }
 
@@ -424,12 +480,14 @@ export class SqliteStore implements Store {
   async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
     this.#open();
     const text = jsonText(resolution, 'a resolution');
-    const expired = this.#db.transaction(() => {
-      const ids = (this.#sql.lapsedConfirmations.all(now) as { id: string }[]).map((row) => row.id);
-      const out: ConfirmationRecord[] = [];
-      for (const id of ids) if (this.#sql.expireConfirmation.run(text, now, id).changes > 0) out.push(this.#confirmationOrThrow(id));
-      return out;
-    })();
+    const expired = this.#db
+      .transaction(() => {
+        const ids = this.#sql.lapsedConfirmations.all(now) as string[];
+        const out: ConfirmationRecord[] = [];
+        for (const id of ids) if (this.#sql.expireConfirmation.run(text, now, id).changes > 0) out.push(this.#confirmationOrThrow(id));
+        return out;
+      })
+      .immediate();
     return Promise.resolve(expired);
   }
 
@@ -449,6 +507,38 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore(options);
 }
 
+/**
+ * Creates the tables on a fresh database, upgrades a version 1 database in place, and refuses
+ * one written by a newer (or unknown) schema. The version is read first without a lock; any
+ * change happens in an IMMEDIATE transaction that reads it again, so that two processes opening
+ * the same file at once upgrade it once.
+ */
+function ensureSchema(db: Database.Database, prefix: string): void {
+  const meta = `${prefix}meta`;
+  const readVersion = (): string | undefined => {
+    const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(meta);
+    if (exists === undefined) return undefined;
+    return (db.prepare(`SELECT value FROM ${meta} WHERE key = 'schema_version'`).get() as { value: string } | undefined)?.value;
+  };
+  const check = (version: string): void => {
+    if (version === String(schemaVersion) || version === '1') return;
+    const known = /^\d+$/.test(version) && Number(version) > schemaVersion ? 'newer than this build' : 'unknown to this build';
+    throw new PlumbError('store_schema_mismatch', `The database has Plumb schema version ${version} (${known}, which knows ${schemaVersion}). Upgrade Plumb, or point the store at another database.`);
+  };
+  const seen = readVersion();
+  if (seen !== undefined) check(seen);
+  if (seen === String(schemaVersion)) return;
+  db.transaction(() => {
+    db.prepare(`CREATE TABLE IF NOT EXISTS ${meta} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`).run();
+    const version = readVersion();
+    if (version === String(schemaVersion)) return;
+    if (version !== undefined) check(version);
+    const statements = version === '1' ? upgradeFromV1Statements(prefix) : schemaStatements(prefix);
+    for (const statement of statements) db.prepare(statement).run();
+    db.prepare(`INSERT INTO ${meta} (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(schemaVersion));
+  }).immediate();
+}
+
 function prepare(db: Database.Database, prefix: string) {
   const threads = `${prefix}threads`;
   const turns = `${prefix}turns`;
@@ -456,7 +546,7 @@ function prepare(db: Database.Database, prefix: string) {
   const confirmations = `${prefix}confirmations`;
   return {
     insertThread: db.prepare(
-      `INSERT INTO ${threads} (id, owner, title, summary, summary_through_item_id, router_session, next_ordinal, created_at, updated_at) VALUES (?, ?, ?, NULL, NULL, NULL, 1, ?, ?)`,
+      `INSERT INTO ${threads} (id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at) VALUES (?, ?, ?, NULL, NULL, NULL, ?, ?)`,
     ),
     getThread: db.prepare(`SELECT * FROM ${threads} WHERE id = ?`),
     ownedThreads: db.prepare(`SELECT * FROM ${threads} WHERE owner = ? ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?`),
@@ -464,35 +554,45 @@ function prepare(db: Database.Database, prefix: string) {
       `UPDATE ${threads} SET title = ?, summary = ?, summary_through_item_id = ?, router_session = ?, updated_at = ? WHERE id = ?`,
     ),
     touchThread: db.prepare(`UPDATE ${threads} SET updated_at = ? WHERE id = ?`),
-    reserveOrdinals: db.prepare(`UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = ? RETURNING next_ordinal`),
-    reserveTurnOrdinals: db.prepare(
-      `UPDATE ${threads} SET next_ordinal = next_ordinal + ? WHERE id = (SELECT thread_id FROM ${turns} WHERE id = ?) RETURNING id, next_ordinal`,
-    ),
+    staleThreads: db
+      .prepare(
+        `SELECT id FROM ${threads} AS th WHERE updated_at < ?
+          AND NOT EXISTS (SELECT 1 FROM ${turns} WHERE thread_id = th.id AND ${activeCondition})
+          ORDER BY updated_at, id LIMIT ?`,
+      )
+      .pluck(),
     deleteThread: db.prepare(`DELETE FROM ${threads} WHERE id = ?`),
     deleteItems: db.prepare(`DELETE FROM ${items} WHERE thread_id = ?`),
-    deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE thread_id = ?`),
-    deleteConfirmations: db.prepare(`DELETE FROM ${confirmations} WHERE thread_id = ?`),
+    // A thread's turns are the turns of its items (every turn has its user item).
+    deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
+    deleteConfirmations: db.prepare(`DELETE FROM ${confirmations} WHERE turn_id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
     insertTurn: db.prepare(
       `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?)`,
     ),
     getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
-    turnThread: db.prepare(`SELECT thread_id FROM ${turns} WHERE id = ?`),
+    appendTarget: db.prepare(`SELECT thread_id, status, (SELECT MAX(ordinal) FROM ${items} WHERE thread_id = t.thread_id) AS last FROM ${turns} AS t WHERE id = ?`),
+    lastOrdinal: db.prepare(`SELECT MAX(ordinal) FROM ${items} WHERE thread_id = ?`).pluck(),
+    patchTurnStatus: db.prepare(
+      `UPDATE ${turns} SET status = ?,
+        failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
+    ),
     patchTurn: db.prepare(
-      `UPDATE ${turns} SET status = COALESCE(?, status),
+      `UPDATE ${turns} SET
         failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
         failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
         input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
     ),
     turnByRequestKey: db.prepare(`SELECT * FROM ${turns} WHERE owner = ? AND request_key = ?`),
-    activeTurn: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? AND status IN (?, ?, ?) ORDER BY created_at DESC LIMIT 1`),
-    threadTurns: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? ORDER BY created_at, id`),
+    activeTurn: db.prepare(`SELECT * FROM ${turns} WHERE thread_id = ? AND ${activeCondition} ORDER BY created_at DESC LIMIT 1`),
+    threadTurns: db.prepare(`SELECT * FROM ${turns} WHERE id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?) ORDER BY created_at, id`),
+    itemIdTaken: db.prepare(`SELECT 1 FROM ${items} WHERE thread_id = ? AND id = ?`).pluck(),
+    turnsWithActiveStatus: db.prepare(`SELECT * FROM ${turns} WHERE status = ? AND ${activeCondition} ORDER BY created_at, id`),
     turnsWithStatus: db.prepare(`SELECT * FROM ${turns} WHERE status = ? ORDER BY created_at, id`),
-    updateTurn: db.prepare(
-      `UPDATE ${turns} SET status = ?, failure_code = ?, failure_message = ?, input_tokens = ?, output_tokens = ?, updated_at = ? WHERE id = ?`,
-    ),
-    insertItem: db.prepare(`INSERT INTO ${items} (id, thread_id, turn_id, ordinal, kind, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    insertItem: db.prepare(`INSERT INTO ${items} (thread_id, ordinal, id, turn_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     threadItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND ordinal > ? ORDER BY ordinal`),
-    turnItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND turn_id = ? AND ordinal > ? ORDER BY ordinal`),
+    turnItems: db.prepare(`SELECT * FROM ${items} WHERE thread_id = ? AND ordinal > ? AND turn_id = ? ORDER BY ordinal`),
     insertConfirmation: db.prepare(
       `INSERT INTO ${confirmations} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
     ),
@@ -502,9 +602,12 @@ function prepare(db: Database.Database, prefix: string) {
     expireConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status = 'pending'`,
     ),
-    lapsedConfirmations: db.prepare(`SELECT id FROM ${confirmations} WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id`),
+    lapsedConfirmations: db.prepare(`SELECT id FROM ${confirmations} WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id`).pluck(),
     resolveConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status <> 'resolved'`,
+    ),
+    deleteResolvedConfirmations: db.prepare(
+      `DELETE FROM ${confirmations} WHERE id IN (SELECT id FROM ${confirmations} WHERE status = 'resolved' AND resolved_at < ? ORDER BY resolved_at, id LIMIT ?)`,
     ),
   };
 }

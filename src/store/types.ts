@@ -149,6 +149,14 @@ export interface ListItemsOptions {
   readonly afterOrdinal?: number;
 }
 
+export interface RetentionOptions {
+  /** At most this many records per call (default 500), so that one transaction stays short. */
+  readonly limit?: number;
+}
+
+/** Records per retention call when no `limit` is given. */
+export const defaultRetentionLimit = 500;
+
 export interface Store {
   /** `memory`, `sqlite`, `postgres`. */
   readonly kind: string;
@@ -200,6 +208,20 @@ export interface Store {
   resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean>;
   /** Resolves every pending confirmation whose `expiresAt` is at or before `now` as `resolution`; returns them. */
   expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]>;
+
+  /**
+   * Retention: deletes, oldest first and in one transaction, up to `limit` threads whose
+   * `updatedAt` is before `cutoff`, with their turns, items and confirmations; a thread with an
+   * active turn (`accepted`, `running`, `waiting`) is kept. Returns the deleted thread ids; call
+   * again until fewer than `limit` come back.
+   */
+  deleteThreadsUpdatedBefore(cutoff: number, options?: RetentionOptions): Promise<readonly string[]>;
+  /**
+   * Retention: deletes up to `limit` resolved confirmations (approved, rejected, expired,
+   * cancelled) whose `resolvedAt` is before `cutoff`, in one transaction; returns how many.
+   * Pending and claimed ones are never deleted.
+   */
+  deleteConfirmationsResolvedBefore(cutoff: number, options?: RetentionOptions): Promise<number>;
 
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;
