@@ -76,3 +76,12 @@ describe('a single record', () => {
     expect(oneStep('en', 'get the balance of order 4411', 'get_balance', { order_id: '4411' }, '0.00', {}, undefined)).toBe('Balance: 0.00');
   });
 });
+
+describe('a record whose status reads like a gate', () => {
+  it('writes an order whose status is cancelled as the order it is, not as a cancelled write', () => {
+    const cancelled = { order_id: '4413', status: 'cancelled', total: '12.00', reason: 'customer asked' };
+    expect(oneStep('en', 'show me order 4413', 'get_order', { order_id: '4413' }, cancelled)).toBe(
+      ['Order 4413:', '- order_id: 4413', '- status: cancelled', '- total: 12.00', '- reason: customer asked'].join('\n'),
+    );
+  });
+});

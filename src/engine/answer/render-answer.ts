@@ -3,13 +3,12 @@
  * language. Every value is copied as the result has it; nothing is added that no result or plan holds.
  * Pure: no I/O, no clock; bounded in rows and in length.
  */
-import type { JsonValue } from '../../core/index.js';
 import { renderComputeStep } from './compute-step.js';
 import type { Context } from './context.js';
 import { askAnswer, declinedAnswer, unreadAnswer } from './plan-answers.js';
 import { renderToolStep } from './tool-step.js';
 import type { RenderInput } from './types.js';
-import { isRecord } from './values.js';
+import { isToolFailure, undoneStatus } from './undone.js';
 import { ANSWER_WORDS, fill } from './words.js';
 import type { AnswerWords } from './words.js';
 
@@ -47,17 +46,13 @@ function runAnswer(ctx: Context): string {
       return;
     }
     const text = renderToolStep(ctx, step, outcome);
-    if (!consumed.has(i) || isFailure(outcome.result)) blocks.push(text);
+    // An error or a write that did not happen is said even when a calculation depends on it.
+    if (!consumed.has(i) || isToolFailure(outcome.result) || undoneStatus(outcome.result) !== null) blocks.push(text);
   });
   return blocks.join('\n\n');
 }
 
-const UNDONE = ['cancelled', 'rejected', 'expired', 'confirmation_required'];
 
-/** An error or a write that did not happen: said even when a calculation depends on it. */
-function isFailure(result: JsonValue): boolean {
-  return isRecord(result) && (isRecord(result['error']) || (typeof result['status'] === 'string' && UNDONE.includes(result['status'])));
-}
 
 function bound(text: string, words: AnswerWords): string {
   if (text.length <= MAX_ANSWER_CHARS) return text;

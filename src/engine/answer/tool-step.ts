@@ -6,6 +6,7 @@ import { capitalize, rowNoun, thingNoun, thingOf, verbOf } from './nouns.js';
 import type { Context } from './context.js';
 import { MAX_ROWS, rowLines } from './rows.js';
 import { compact, fieldLine, fieldWords, isList, isRecord, rangeOrder } from './values.js';
+import { isToolFailure, undoneStatus } from './undone.js';
 import { fill } from './words.js';
 
 type ToolOutcome = { readonly tool: string; readonly arguments: JsonObject; readonly result: JsonValue };
@@ -13,14 +14,12 @@ type ToolOutcome = { readonly tool: string; readonly arguments: JsonObject; read
 export function renderToolStep(ctx: Context, step: PlanItem | undefined, outcome: ToolOutcome): string {
   const { result, tool } = outcome;
   const words = ctx.words;
-  if (isRecord(result) && isRecord(result['error']) && typeof result['error']['message'] === 'string') {
+  if (isToolFailure(result) && isRecord(result) && isRecord(result['error'])) {
     const code = typeof result['error']['code'] === 'string' ? result['error']['code'] : 'error';
-    return fill(words.toolError, { tool, code, message: result['error']['message'] });
+    return fill(words.toolError, { tool, code, message: compact(result['error']['message']) });
   }
-  if (isRecord(result) && typeof result['status'] === 'string') {
-    const settled = settledWrite(ctx, step, outcome, result['status'], result['reason']);
-    if (settled !== null) return settled;
-  }
+  const status = undoneStatus(result);
+  if (status !== null) return settledWrite(ctx, step, outcome, status, isRecord(result) ? result['reason'] : undefined);
   if (step?.confirmation != null) return renderWrite(ctx, outcome);
   if (Array.isArray(result) && step?.decidedBy.startsWith('D1 availability') === true) return renderAvailability(ctx, outcome, result);
   if (isRecord(result) && isList(result['data'])) return renderQuery(ctx, outcome, result['data'], result['total_count'], result['has_more'] === true);
@@ -30,14 +29,13 @@ export function renderToolStep(ctx: Context, step: PlanItem | undefined, outcome
 }
 
 /** A write that did not happen (rejected, expired, cancelled) or waits for a person. */
-function settledWrite(ctx: Context, step: PlanItem | undefined, outcome: ToolOutcome, status: string, reason: JsonValue | undefined): string | null {
+function settledWrite(ctx: Context, step: PlanItem | undefined, outcome: ToolOutcome, status: string, reason: JsonValue | undefined): string {
   const words = ctx.words;
   const tool = outcome.tool;
   if (status === 'rejected' || (status === 'cancelled' && reason === 'user_rejected')) return fill(words.rejected, { tool });
   if (status === 'expired' || (status === 'cancelled' && reason === 'confirmation_timed_out')) return fill(words.expired, { tool });
   if (status === 'cancelled') return fill(words.cancelled, { tool, reason: compact(reason) });
-  if (status === 'confirmation_required') return fill(words.awaiting, { text: step?.confirmation ?? `${tool} (${argumentText(outcome.arguments)})` });
-  return null;
+  return fill(words.awaiting, { text: step?.confirmation ?? `${tool} (${argumentText(outcome.arguments)})` });
 }
 
 function argumentText(args: JsonObject): string {

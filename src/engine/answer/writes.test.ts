@@ -55,6 +55,11 @@ describe('writes', () => {
     expect(write('pt-BR', 'archive_project', { project_id: '17' }, { archived: true })).toBe('Feito: archive project (project_id: 17).\n- archived: true');
   });
 
+  it('says a cancel_order write done even though the order it answers is cancelled', () => {
+    const order = { id: '4413', status: 'cancelled', total: '12.00' };
+    expect(write('en', 'cancel_order', { order_id: '4413' }, order)).toBe('Cancelled order 4413.\n- status: cancelled\n- total: 12.00');
+  });
+
   it('writes a receipt sent with the address and time the result gives', () => {
     const sent = { status: 'sent', order_id: '4411', email: 'ana@example.com', sent_at: '2026-11-30T10:00:00.000Z' };
     expect(write('en', 'send_receipt', { order_id: '4411', email: 'ana@example.com' }, sent)).toBe(
