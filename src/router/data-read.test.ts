@@ -78,6 +78,16 @@ describe('the data-read pass', () => {
     }
   });
 
+  it('reads a status word through a relation only when its manager is named', () => {
+    expect(calls(read('parts of active projects'))[0]?.arguments).toEqual({ fields: partFields, filters: { projects__status: 'active' } });
+    expect(read('open the parts list').outcome).toBe('unread');
+    expect(read('show me active parts').outcome).toBe('unread');
+  });
+
+  it("reads an English possessive as the word it marks", () => {
+    expect(calls(read("show me Apollo's open tasks"))[0]?.arguments).toEqual({ fields: ['id', 'title', 'dueDate', 'done'], filters: { done: false, project__name: 'Apollo' } });
+  });
+
   it('declines a count where the host runs no calculations', () => {
     const plan = read('how many tasks does Apollo have?', 'en', readingRouter({ compute: false }));
     expect(plan.outcome).toBe('declined');

@@ -139,7 +139,9 @@ export function readData(reads: CompiledReads, language: Language, typed: string
   spans.sort((a, b) => a.start - b.start);
   // Every word must be accounted for.
   for (const token of tokenize(folded)) {
-    if (!spans.some((s) => token.start >= s.start && token.end <= s.end)) return null;
+    // An English possessive ("Apollo's tasks") is the word it marks.
+    const end = language === 'en' && /['\u2019]s$/.test(token.word) ? token.end - 2 : token.end;
+    if (!spans.some((s) => token.start >= s.start && end <= s.end)) return null;
   }
   const meaningful = spans.filter((s) => s.number !== null || !s.meanings.every((m) => m.kind === 'stop' || m.kind === 'link'));
 
@@ -149,6 +151,7 @@ export function readData(reads: CompiledReads, language: Language, typed: string
   const subject: ReadTarget | null = firstManager === undefined ? null : (reads.targets.get(firstManager.manager) ?? null);
   if (subject === null) return null;
   const later: string[] = [];
+  const named = new Set(meaningful.flatMap((s) => s.meanings.flatMap((m) => (m.kind === 'manager' ? [m.manager] : []))));
   const values: { lookup: ReadLookup; value: string }[] = [];
   const bounds: { lookup: ReadLookup; op: Comparator; number: number }[] = [];
   let count: string | null = null;
@@ -172,7 +175,11 @@ export function readData(reads: CompiledReads, language: Language, typed: string
       continue;
     }
     if (kinds.has('value')) {
-      const resolved = span.meanings.flatMap((m) => (m.kind === 'value' ? lookupFor(subject, m.manager, m.field).map((lookup) => ({ lookup, value: m.value })) : []));
+      // A status-like value (enum, boolean: "open", "active") describes the noun it goes with: through a
+      // relation it is read only when its own manager is named ("parts of active projects").
+      const resolved = span.meanings
+        .flatMap((m) => (m.kind === 'value' ? lookupFor(subject, m.manager, m.field).map((lookup) => ({ lookup, value: m.value })) : []))
+        .filter((r) => r.lookup.through.length === 0 || r.lookup.type === 'string' || r.lookup.type === 'text' || named.has(r.lookup.manager));
       // Of the filters the word could be, the nearest to the subject; two as near are a question, not a guess.
       const nearest = Math.min(...resolved.map((r) => r.lookup.through.length));
       const best = resolved.filter((r) => r.lookup.through.length === nearest);
