@@ -16,6 +16,8 @@ export function renderToolStep(ctx: Context, step: PlanItem | undefined, outcome
   const words = ctx.words;
   if (isToolFailure(result) && isRecord(result) && isRecord(result['error'])) {
     const code = typeof result['error']['code'] === 'string' ? result['error']['code'] : 'error';
+    // The dispatcher answers a lapsed confirmation as an error: it is a write not done, said as such.
+    if (code === 'confirmation_expired') return fill(words.expired, { tool });
     return fill(words.toolError, { tool, code, message: compact(result['error']['message']) });
   }
   const status = undoneStatus(result);

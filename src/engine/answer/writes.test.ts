@@ -80,6 +80,9 @@ describe('writes that did not happen, and errors', () => {
     const expired = { status: 'cancelled', reason: 'confirmation_timed_out' };
     expect(write('en', 'charge_card', charge, expired)).toBe('Not done: the confirmation expired (charge_card).');
     expect(write('pt-BR', 'charge_card', charge, { status: 'expired' })).toBe('Não feito: a confirmação expirou (charge_card).');
+    const lapsed = { error: { code: 'confirmation_expired', message: 'The confirmation lapsed before it was approved. Ask for the change again.' } };
+    expect(write('en', 'charge_card', charge, lapsed)).toBe('Not done: the confirmation expired (charge_card).');
+    expect(write('pt-BR', 'charge_card', charge, lapsed)).toBe('Não feito: a confirmação expirou (charge_card).');
   });
 
   it('says a cancellation for another reason with that reason', () => {
