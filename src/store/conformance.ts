@@ -121,6 +121,16 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.listThreads('session:new')).toHaveLength(1);
       });
 
+      it('lists a thread\'s turns in the order they began, and only that thread\'s', async () => {
+        const { thread, turn } = await threadWithTurn();
+        await store.updateTurn(turn.id, { status: 'completed' });
+        now += 1;
+        const second = await store.beginTurn({ threadId: thread.id, requestKey: 'r2', input: 'again' });
+        await threadWithTurn('user:bob', 'elsewhere');
+        expect((await store.listTurns(thread.id)).map((t) => t.id)).toEqual([turn.id, second.turn.id]);
+        expect(await store.listTurns('no-such-thread')).toEqual([]);
+      });
+
       it('answers busy while another turn of the thread is active', async () => {
         const { thread, turn } = await threadWithTurn();
         for (const status of ['accepted', 'running', 'waiting'] as const) {
@@ -260,6 +270,54 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         await store.createConfirmation(confirmation('c1', thread.id, turn.id, 'user:alice', now + 1));
         const error = await store.createConfirmation(confirmation('c1', thread.id, turn.id, 'user:alice', now + 1)).then(() => undefined, (e: unknown) => e);
         expect(isPlumbError(error) && error.code).toBe('store_invalid_record');
+      });
+    });
+
+    describe('retention', () => {
+      async function endedThread(owner: string, requestKey: string, status: 'completed' | 'accepted' = 'completed') {
+        const made = await threadWithTurn(owner, requestKey);
+        if (status === 'completed') await store.updateTurn(made.turn.id, { status: 'completed' });
+        return made;
+      }
+
+      it('deletes threads not updated since the cutoff, oldest first and in batches, keeping a thread whose turn is still active', async () => {
+        const oldest = await endedThread('user:alice', 'a');
+        await store.createConfirmation(confirmation('c-old', oldest.thread.id, oldest.turn.id, 'user:alice', now + 10));
+        now += 10;
+        const older = await endedThread('user:bob', 'b');
+        now += 10;
+        const busy = await endedThread('user:carol', 'c', 'accepted');
+        now += 10;
+        const cutoff = now;
+        const recent = await endedThread('user:alice', 'd');
+        expect(await store.deleteThreadsUpdatedBefore(cutoff, { limit: 1 })).toEqual([oldest.thread.id]);
+        expect(await store.deleteThreadsUpdatedBefore(cutoff, { limit: 10 })).toEqual([older.thread.id]);
+        expect(await store.deleteThreadsUpdatedBefore(cutoff)).toEqual([]);
+        expect(await store.getThread(oldest.thread.id)).toBeUndefined();
+        expect(await store.getTurn(oldest.turn.id)).toBeUndefined();
+        expect(await store.listItems(oldest.thread.id)).toEqual([]);
+        expect(await store.getConfirmation('c-old')).toBeUndefined();
+        expect((await store.getThread(busy.thread.id))?.id).toBe(busy.thread.id);
+        expect((await store.listTurns(recent.thread.id)).map((turn) => turn.id)).toEqual([recent.turn.id]);
+        const refused = await store.deleteThreadsUpdatedBefore(cutoff, { limit: 0 }).then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(refused) && refused.code).toBe('store_invalid_record');
+      });
+
+      it('deletes confirmations resolved before the cutoff, never pending or claimed ones', async () => {
+        const { thread, turn } = await threadWithTurn();
+        for (const id of ['pending', 'claimed', 'approved', 'lapsed']) await store.createConfirmation(confirmation(id, thread.id, turn.id, 'user:alice', now + 5));
+        await store.claimConfirmation('claimed', 'user:alice', now);
+        await store.claimConfirmation('approved', 'user:alice', now);
+        await store.resolveConfirmation('approved', 'approved', now);
+        now += 5;
+        await store.claimConfirmation('lapsed', 'user:alice', now);
+        expect(await store.deleteConfirmationsResolvedBefore(now)).toBe(1);
+        expect(await store.getConfirmation('approved')).toBeUndefined();
+        now += 100;
+        expect(await store.deleteConfirmationsResolvedBefore(now, { limit: 5 })).toBe(1);
+        expect(await store.deleteConfirmationsResolvedBefore(now)).toBe(0);
+        expect((await store.getConfirmation('pending'))?.status).toBe('pending');
+        expect((await store.getConfirmation('claimed'))?.status).toBe('claimed');
       });
     });
 

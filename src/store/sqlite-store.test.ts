@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runStoreConformance } from './conformance.js';
 import { openSqliteStore } from './index.js';
+import { v1Fixture, writeV1Database } from './sqlite-v1.fixture.js';
 
 runStoreConformance({
   name: 'sqlite',
@@ -45,6 +46,90 @@ runStoreConformance({
 });
 
 describe('sqlite store', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('upgrades a schema version 1 file in place, keeping every record and its ordinals', async () => {
+    const path = join(dir, 'v1.db');
+    writeV1Database(path);
+    const store = openSqliteStore({ path, clock: () => 50_000 });
+    try {
+      expect(await store.getThread(v1Fixture.threadId)).toEqual({
+        id: 'th-1', owner: 'user:alice', title: 'Bolts', summary: 'They asked about bolts.', summaryThroughItemId: 'it-2', routerSession: '{"carried":true}', createdAt: 1000, updatedAt: 4000,
+      });
+      const items = await store.listItems(v1Fixture.threadId);
+      expect(items.map((item) => [item.id, item.kind])).toEqual(v1Fixture.items);
+      expect(items.map((item) => item.ordinal)).toEqual([1, 2, 3, 4, 5]);
+      expect(items[3]?.data).toEqual({ callId: 'c1', name: 'mutate', arguments: '{}' });
+      expect((await store.listTurns(v1Fixture.threadId)).map((turn) => [turn.id, turn.status])).toEqual([['tu-1', 'completed'], ['tu-2', 'waiting']]);
+      expect(await store.getTurn(v1Fixture.completedTurnId)).toMatchObject({ requestKey: 'rk-1', usage: { inputTokens: 12, outputTokens: 5 } });
+      expect((await store.turnsWithStatus('waiting')).map((turn) => turn.id)).toEqual([v1Fixture.waitingTurnId]);
+      expect((await store.pendingConfirmations(v1Fixture.waitingTurnId)).map((c) => c.id)).toEqual([v1Fixture.confirmationId]);
+      expect(await store.beginTurn({ threadId: v1Fixture.threadId, requestKey: 'rk-1', input: 'which bolts?' })).toMatchObject({ outcome: 'existing', turn: { id: 'tu-1' } });
+      expect(await store.beginTurn({ threadId: v1Fixture.threadId, requestKey: 'rk-3', input: 'hi' })).toMatchObject({ outcome: 'busy', turn: { id: 'tu-2' } });
+      const next = await store.appendItems(v1Fixture.waitingTurnId, [{ kind: 'confirmation_resolution', data: { outcome: 'approved' } }], { status: 'completed' });
+      expect(next[0]?.ordinal).toBe(6);
+      expect((await store.latestThread('user:bob'))?.id).toBe(v1Fixture.otherThreadId);
+      expect((await store.beginTurn({ owner: 'user:bob', requestKey: 'b1', input: 'first' })).outcome).toBe('created');
+      expect((await store.listItems(v1Fixture.otherThreadId)).map((item) => item.ordinal)).toEqual([1]);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path);
+    try {
+      expect(db.prepare("SELECT value FROM plumb_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+      const names = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'plumb_%' ORDER BY name").pluck().all() as string[]);
+      expect(names.filter((name) => name.endsWith('_v1') || name === 'plumb_turns_status')).toEqual([]);
+    } finally {
+      db.close();
+    }
+    const reopened = openSqliteStore({ path });
+    expect((await reopened.listItems(v1Fixture.threadId)).map((item) => item.ordinal)).toEqual([1, 2, 3, 4, 5, 6]);
+    await reopened.close();
+  });
+
+  it('upgrades a version 1 schema under the application\'s table prefix', async () => {
+    const path = join(dir, 'app.db');
+    writeV1Database(path, 'chat_');
+    const db = new Database(path);
+    const store = openSqliteStore({ database: db, tablePrefix: 'chat_' });
+    expect((await store.listItems(v1Fixture.threadId)).map((item) => item.id)).toEqual(v1Fixture.items.map(([id]) => id));
+    await store.close();
+    expect(db.prepare("SELECT value FROM chat_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+    db.close();
+  });
+
+  it('sets how far commits go by durability, and leaves a shared handle\'s own setting alone unless told', async () => {
+    const db = new Database(join(dir, 'app.db'));
+    try {
+      db.pragma('synchronous = OFF');
+      await openSqliteStore({ database: db }).close();
+      expect(db.pragma('synchronous', { simple: true })).toBe(0);
+      await openSqliteStore({ database: db, durability: 'full' }).close();
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      await openSqliteStore({ database: db, durability: 'normal' }).close();
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(() => openSqliteStore({ database: db, durability: 'sometimes' as never })).toThrow(/Unknown durability 'sometimes'/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps committed turns across reopening with durability full', async () => {
+    const path = join(dir, 'full.db');
+    const store = openSqliteStore({ path, durability: 'full' });
+    const begun = await store.beginTurn({ owner: 'user:alice', requestKey: 'k', input: 'hello' });
+    await store.close();
+    const reopened = openSqliteStore({ path, durability: 'full' });
+    expect(await reopened.getTurn(begun.turn.id)).toEqual(begun.turn);
+    await reopened.close();
+  });
+
   it('leaves a shared handle open and its own tables beside the app', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
     try {
