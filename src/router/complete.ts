@@ -10,6 +10,7 @@ import { asAsk, finish, format, label, readTurn, sortKeys } from './planner.js';
 import type { RouterCore } from './router-core.js';
 import { fold, humanize, listWords, tokenize } from './text.js';
 import { selectTool } from './select.js';
+import { readData } from './data-read.js';
 import type { ArgumentSource, ChainLink, PlanItem, TurnPlan } from './types.js';
 import { findValues } from './values.js';
 
@@ -73,6 +74,8 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   // A reply that names another tool by its trigger is a new request, not an answer.
   const other = selectTool(lang, folded, tokenize(folded), [], []).chosen;
   if (other !== null && other.trigger !== null && other.tool !== tool) return null;
+  // So is a reply that is wholly a data question ("materials with density above 5").
+  if (lang.reads !== null && readData(lang.reads, plan.language, turn, folded) !== null) return null;
   const missing = new Set(step.selection.missing);
   const narrowed: CompiledTool = { ...tool, parameters: tool.parameters.filter((p) => missing.has(p.info.name)) };
   const clock = typeof options.context.now === 'string' ? readClock(options.context.now) : null;

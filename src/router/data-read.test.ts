@@ -141,6 +141,16 @@ describe('the data-read pass', () => {
   });
 });
 
+describe('data questions in a conversation', () => {
+  it('reads a data question asked while a question is open as a new turn, not as its answer', () => {
+    const session = readingRouter().session();
+    expect(session.read('charge order 4411', { context: NOW }).outcome).toBe('ask');
+    const plan = session.read('materials with density above 5', { context: NOW });
+    expect(calls(plan)).toEqual([{ tool: 'query_material', arguments: { fields: ['id', 'name', 'density'], filters: { density__gt: 5 } } }]);
+    expect(session.read('show me order 4411', { context: NOW }).steps[0]?.selection.tool).toBe('get_order');
+  });
+});
+
 describe('catalogue and vocabulary checks for data reads', () => {
   const base = readEntries[0] as CatalogueEntry;
   it.each([
