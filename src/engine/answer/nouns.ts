@@ -42,11 +42,10 @@ export function rowNoun(tool: string, language: Language, count: number, label: 
 
 /** The noun of a thing a parameter names ('order_id' → 'order'): the label of its read tool (`query_order`) when there is one. */
 export function thingNoun(parameter: string, language: Language, label: RowLabel | undefined): string | null {
-  const match = /^(.+?)_?(id|number|no)$/i.exec(parameter);
+  const match = /^(.+?)(?:_(?:id|number|no)|Id|Number)$/.exec(parameter);
   if (match === null) return null;
-  const thing = (match[1] as string).replace(/_$/, '');
-  if (thing.length === 0) return null;
-  return label?.(`query_${thing.toLowerCase()}`, language, 1) ?? label?.(`get_${thing.toLowerCase()}`, language, 1) ?? thing.replace(/_/g, ' ');
+  const thing = (match[1] as string).replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return label?.(`query_${thing}`, language, 1) ?? label?.(`get_${thing}`, language, 1) ?? thing.replace(/_/g, ' ');
 }
 
 export function capitalize(text: string): string {

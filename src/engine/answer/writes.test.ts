@@ -55,6 +55,10 @@ describe('writes', () => {
     expect(write('pt-BR', 'archive_project', { project_id: '17' }, { archived: true })).toBe('Feito: archive project (project_id: 17).\n- archived: true');
   });
 
+  it('names the thing an amount went to from its camelCase identity parameter', () => {
+    expect(write('en', 'pay_invoice', { invoiceId: 'INV-9', amount: 12.5 }, { invoiceId: 'INV-9', paid: true })).toBe('Paid 12.5 on invoice INV-9.\n- paid: true');
+  });
+
   it('says a cancel_order write done even though the order it answers is cancelled', () => {
     const order = { id: '4413', status: 'cancelled', total: '12.00' };
     expect(write('en', 'cancel_order', { order_id: '4413' }, order)).toBe('Cancelled order 4413.\n- status: cancelled\n- total: 12.00');
