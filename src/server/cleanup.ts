@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { openSqliteStore } from '../store/index.js';
+import { defaultRetentionLimit, openSqliteStore } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { PlumbConfig } from './config.js';
 
 export interface CleanupReport {
@@ -10,28 +10,54 @@ export interface CleanupReport {
   readonly cutoff: string;
 }
 
+export interface CleanupOptions {
+  /** The time of the run (ms since the epoch); default now. */
+  readonly now?: number;
+  /** Records deleted per transaction (default the store's `defaultRetentionLimit`, 500). */
+  readonly batchSize?: number;
+  /** Stops between batches; what was deleted stays deleted. */
+  readonly signal?: AbortSignal;
+}
+
 /**
- * Deletes threads not updated for `ttlHours` (with their turns, items and confirmations, through
- * the store's `deleteThread`), resolves lapsed pending confirmations as expired, and deletes
- * resolved ones. The store contract has no cross-owner listing or confirmation delete yet, so the
- * two queries that need one read the SQLite store's tables directly (`plumb_` prefix).
+ * Retention over any store, through the store's own methods: lapsed pending confirmations are
+ * resolved as expired; threads not updated for `ttlHours` are deleted with their turns, items and
+ * confirmations (a thread whose turn is still active is kept); then every confirmation resolved
+ * so far, including those just expired. Deletes go in batches of `batchSize`, one transaction
+ * each, so that a large backlog never holds the database's write lock for long.
  */
-export async function cleanupStore(config: PlumbConfig, now: number = Date.now()): Promise<CleanupReport> {
-  const cutoff = now - config.ttlHours * 3_600_000;
-  if (config.database === ':memory:' || !existsSync(config.database)) {
-    return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(cutoff).toISOString() };
+export async function cleanupWithStore(store: Store, ttlHours: number, options: CleanupOptions = {}): Promise<CleanupReport> {
+  const now = options.now ?? Date.now();
+  const limit = options.batchSize ?? defaultRetentionLimit;
+  const cutoff = now - ttlHours * 3_600_000;
+  const expired = await store.expireConfirmations(now, 'expired');
+  const threadsDeleted: string[] = [];
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const batch = await store.deleteThreadsUpdatedBefore(cutoff, { limit });
+    threadsDeleted.push(...batch);
+    if (batch.length < limit) break;
   }
-  const database = new Database(config.database);
-  const store = openSqliteStore({ database, clock: () => now });
+  let confirmationsDeleted = 0;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    // "Before now + 1 ms": resolved at or before this run's time, so the sweep's own expiries go too.
+    const count = await store.deleteConfirmationsResolvedBefore(now + 1, { limit });
+    confirmationsDeleted += count;
+    if (count < limit) break;
+  }
+  return { threadsDeleted, confirmationsExpired: expired.length, confirmationsDeleted, cutoff: new Date(cutoff).toISOString() };
+}
+
+/** `plumb cleanup`: retention on the configured SQLite database (nothing to do for `:memory:` or a missing file). */
+export async function cleanupStore(config: PlumbConfig, now: number = Date.now(), options: Omit<CleanupOptions, 'now'> = {}): Promise<CleanupReport> {
+  if (config.database === ':memory:' || !existsSync(config.database)) {
+    return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
+  }
+  const store = openSqliteStore({ path: config.database, clock: () => now });
   try {
-    const expired = await store.expireConfirmations(now, 'expired');
-    const stale = database.prepare('SELECT id FROM plumb_threads WHERE updated_at < ? ORDER BY updated_at').all(cutoff) as { id: string }[];
-    const deleted: string[] = [];
-    for (const { id } of stale) if (await store.deleteThread(id)) deleted.push(id);
-    const removed = database.prepare("DELETE FROM plumb_confirmations WHERE status = 'resolved'").run().changes;
-    return { threadsDeleted: deleted, confirmationsExpired: expired.length, confirmationsDeleted: removed, cutoff: new Date(cutoff).toISOString() };
+    return await cleanupWithStore(store, config.ttlHours, { ...options, now });
   } finally {
     await store.close();
-    database.close();
   }
 }

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../store/index.js';
+import { runCli } from '../index.js';
+
+let dir: string;
+let database: string;
+let configFile: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'plumb-cli-cleanup-'));
+  database = join(dir, 'chat.sqlite');
+  configFile = join(dir, 'plumb.config.json');
+  writeFileSync(configFile, JSON.stringify({ database, ttlHours: 1 }));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+const hour = 3_600_000;
+
+/** Three finished threads two hours old, one recent thread, and one old thread whose turn waits on a lapsed confirmation. */
+async function seed(): Promise<{ old: string[]; recent: string; waiting: string }> {
+  const twoHoursAgo = Date.now() - 2 * hour;
+  let now = twoHoursAgo;
+  const store = openSqliteStore({ path: database, clock: () => now });
+  try {
+    const old: string[] = [];
+    for (const owner of ['user:a', 'user:b', 'user:c']) {
+      const begun = await store.beginTurn({ owner, requestKey: 'k', input: 'hello' });
+      await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'hi' } }], { status: 'completed' });
+      old.push(begun.thread.id);
+      now += 1;
+    }
+    const waiting = await store.beginTurn({ owner: 'user:w', requestKey: 'k', input: 'rename it' });
+    await store.updateTurn(waiting.turn.id, { status: 'waiting' });
+    await store.createConfirmation({ id: 'cf-lapsed', threadId: waiting.thread.id, turnId: waiting.turn.id, owner: 'user:w', actor: { kind: 'user', id: 'w', roles: [] }, callId: 'c1', tool: 'mutate', arguments: {}, digest: 'd', expiresAt: now + 1000 });
+    now = Date.now();
+    const recent = await store.beginTurn({ owner: 'user:r', requestKey: 'k', input: 'hello' });
+    await store.updateTurn(recent.turn.id, { status: 'completed' });
+    return { old, recent: recent.thread.id, waiting: waiting.thread.id };
+  } finally {
+    await store.close();
+  }
+}
+
+describe('plumb cleanup', () => {
+  it('deletes threads past ttlHours in batches through the store, keeps recent and waiting ones, and expires then deletes lapsed confirmations', async () => {
+    const { old, recent, waiting } = await seed();
+    const result = await run('cleanup', '--config', configFile, '--batch', '2', '--json');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { database: string; threadsDeleted: string[]; confirmationsExpired: number; confirmationsDeleted: number };
+    expect(report).toMatchObject({ database, confirmationsExpired: 1, confirmationsDeleted: 1 });
+    expect(report.threadsDeleted).toEqual(old);
+    const store = openSqliteStore({ path: database });
+    try {
+      expect(await store.getThread(recent)).toBeDefined();
+      expect(await store.getThread(waiting)).toBeDefined();
+      for (const id of old) expect(await store.getThread(id)).toBeUndefined();
+      expect(await store.getConfirmation('cf-lapsed')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('prints what it removed, and nothing the second time', async () => {
+    await seed();
+    const first = await run('cleanup', '--config', configFile);
+    expect(first.stdout).toMatch(/threads deleted: +3 \(/);
+    expect(first.stdout).toMatch(/confirmations expired: +1/);
+    const again = await run('cleanup', '--config', configFile);
+    expect(again.stdout).toMatch(/threads deleted: +0\n/);
+    expect(again.stdout).toMatch(/confirmations deleted: +0/);
+  });
+
+  it('has nothing to clean when the database does not exist yet', async () => {
+    const result = await run('cleanup', '--config', configFile, '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0 });
+  });
+
+  it('refuses a batch size that is not a positive whole number', async () => {
+    const result = await run('cleanup', '--config', configFile, '--batch', '0');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--batch must be a positive whole number/);
+  });
+});
