@@ -3,6 +3,7 @@ import { PlumbError, actorKey } from '../core/index.js';
 import type { Actor, JsonValue } from '../core/index.js';
 import type { Provider } from '../providers/index.js';
 import type { ItemRecord, Store, ThreadRecord, TurnRecord } from '../store/index.js';
+import { LANGUAGES } from '../router/index.js';
 import { createDispatcher } from '../tools/index.js';
 import type { ChatApp, Tool, ToolSettings, ToolSettingsInput } from '../tools/index.js';
 import { storeConfirmations } from './confirmation-adapter.js';
@@ -64,6 +65,12 @@ export interface SendRequest {
    * Default true.
    */
   readonly canConfirm?: boolean;
+  /**
+   * The language the router reads this thread in (`en`, `pt-BR`), chosen by the person (never
+   * guessed from the text); taken when the thread's router session is created. Default: the
+   * vocabulary's `settings.language`.
+   */
+  readonly language?: string;
 }
 
 export interface ConfirmRequest {
@@ -285,6 +292,9 @@ class PlumbEngine implements Engine {
     if (typeof request.requestKey !== 'string' || request.requestKey === '') {
       throw new PlumbError('bad_message', 'The request key is missing. Send a unique requestKey per message so that a resend is recognised.');
     }
+    if (request.language !== undefined && !(LANGUAGES as readonly string[]).includes(request.language)) {
+      throw new PlumbError('bad_message', `Unknown language '${String(request.language)}'. Languages: ${LANGUAGES.join(', ')}.`);
+    }
     const owner = this.#owner(request.actor);
     // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction.
     const begun =
@@ -314,7 +324,7 @@ class PlumbEngine implements Engine {
     // a new thread's journal is just the user item, so it need not be read back.
     const items = begun.userItem.ordinal === 1 ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
     await this.#run(
-      new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm }),
+      new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm, language: request.language }),
       () => Promise.resolve(),
     );
   }

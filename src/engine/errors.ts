@@ -6,7 +6,7 @@ import type { ErrorCatalogue } from '../core/index.js';
  * keep the tools folder's codes. Documented in docs/engine.md under "Error codes".
  */
 export const engineErrorCodes = {
-  bad_message: 'The text of a turn is missing or blank, or the request key is missing.',
+  bad_message: 'The text of a turn is missing or blank, the request key is missing, or the language is not one the router reads.',
   session_required: 'An anonymous actor without a session key cannot own a thread.',
   thread_not_found: 'No thread with that id belongs to the actor (another owner\'s thread looks the same).',
   turn_not_found: 'No turn with that id belongs to the actor.',

@@ -72,13 +72,13 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
   return answerWith(run, routing.answer({ plan, steps: outcomes, language: plan.language, ...label }));
 }
 
-type StepRun = { readonly next: 'ran'; readonly result: JsonValue } | { readonly next: 'waiting' } | { readonly next: 'stopped' };
+export type StepRun = { readonly next: 'ran'; readonly result: JsonValue } | { readonly next: 'waiting' } | { readonly next: 'stopped' };
 
 /**
  * One tool step: journal and emit the call (a write's call is committed before it runs), dispatch
  * it, then journal and emit its result and record the outcome in the session; a held write pauses.
  */
-async function runStep(
+export async function runStep(
   run: TurnRun,
   step: { readonly callId: string; readonly tool: string; readonly args: JsonObject; readonly effect: string; readonly check: ToolCheck; readonly message: string | undefined },
 ): Promise<StepRun> {

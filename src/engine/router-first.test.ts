@@ -2,14 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { PlumbError, userActor } from '../core/index.js';
 import { demoCatalogue } from '../demo/index.js';
 import type { Provider } from '../providers/index.js';
+import { createRouter } from '../router/index.js';
+import type { CatalogueEntry } from '../router/index.js';
+import { defineTool } from '../tools/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { ItemRecord, Store } from '../store/index.js';
 import { collect } from './index.js';
 import type { ChatEvent, ConfirmMutationEvent, PlanEvent } from './index.js';
-import { demoRouter, routerKit } from './test-support/router.js';
+import { SECRET, demoRouter, routerKit } from './test-support/router.js';
 import type { RouterKit } from './test-support/router.js';
 
 const alice = userActor('alice', ['admin']);
@@ -120,6 +124,61 @@ describe('router-first turns: each outcome as events and journal items', () => {
     const again = await engine.ask({ actor: alice, requestKey, text: 'show me order 4411' });
     expect(types(again.events)).toEqual(types(first.events));
     expect(planOf(again.events)).toEqual(planOf(first.events));
+  });
+});
+
+describe('the language of a thread', () => {
+  it('reads a thread in the language the sender chose, and answers in it', async () => {
+    const { engine, calls } = kit();
+    const { events, answer } = await engine.ask({ actor: alice, requestKey: key(), text: 'mostre o pedido 4411', language: 'pt-BR' });
+    expect(planOf(events)).toMatchObject({ outcome: 'run', language: 'pt-BR', steps: [{ tool: 'get_order', arguments: { order_id: '4411' } }] });
+    expect(calls).toEqual([{ name: 'get_order', args: { order_id: '4411' } }]);
+    expect(answer).toContain('4411');
+  });
+
+  it('refuses a language the router does not read with bad_message', async () => {
+    const { engine } = kit();
+    const { events } = await engine.ask({ actor: alice, requestKey: key(), text: 'muéstrame el pedido 4411', language: 'es' });
+    expect(events).toEqual([expect.objectContaining({ type: 'error', code: 'bad_message' })]);
+  });
+});
+
+describe('a plan whose question other reads can answer', () => {
+  const idOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string' } }, required: [name] });
+  const shop: CatalogueEntry[] = [
+    { name: 'find_customer', description: 'Find a customer by name.', parameters: idOf('name'), effect: 'read', outputs: { identity: 'id' } },
+    { name: 'latest_order', description: "A customer's latest order.", parameters: idOf('customer_id'), effect: 'read', outputs: { identity: 'id' } },
+    { name: 'cancel_order', description: 'Cancel an order.', parameters: idOf('order_id'), effect: 'write' },
+  ];
+  const vocabulary = `settings: { language: en }
+languages:
+  en:
+    tools:
+      cancel_order: { triggers: [cancel the order, cancel order, cancel], label: cancel the order }
+    parameters:
+      order_id: { cues: [order number, order no], label: order }
+      name: { cues: [named, called], label: name }
+`;
+
+  it('makes the look-up reads, then runs the completed plan', async () => {
+    const log: { name: string; args: unknown }[] = [];
+    const tools = [
+      defineTool({ name: 'find_customer', description: 'Find a customer by name.', input: z.object({ name: z.string() }), effect: 'read', handler: (args) => (log.push({ name: 'find_customer', args }), { id: 'c-7', name: args.name }) }),
+      defineTool({ name: 'latest_order', description: "A customer's latest order.", input: z.object({ customer_id: z.string() }), effect: 'read', handler: (args) => (log.push({ name: 'latest_order', args }), { id: 'o-9' }) }),
+      defineTool({ name: 'cancel_order', description: 'Cancel an order.', input: z.object({ order_id: z.string() }), effect: 'write', handler: (args) => (log.push({ name: 'cancel_order', args }), { cancelled: args.order_id }) }),
+    ];
+    const router = createRouter({ catalogue: shop, vocabulary, secret: SECRET });
+    const made = kit({ router, extra: { tools } });
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'cancel the latest order of the customer named Ana Lima' });
+    expect(types(events)).toEqual(['plan', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'plan', 'tool_call', 'confirm_mutation']);
+    expect(events.filter((event) => event.type === 'plan').map((event) => event.outcome)).toEqual(['ask', 'run']);
+    expect(confirmOf(events)).toMatchObject({ mutation: 'cancel_order', input: { order_id: 'o-9' } });
+    await collect(made.engine.confirm({ actor: alice, confirmationId: confirmOf(events).id, confirmed: true }));
+    expect(log).toEqual([
+      { name: 'find_customer', args: { name: 'Ana Lima' } },
+      { name: 'latest_order', args: { customer_id: 'c-7' } },
+      { name: 'cancel_order', args: { order_id: 'o-9' } },
+    ]);
   });
 });
 

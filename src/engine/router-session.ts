@@ -21,7 +21,7 @@ export async function openSession(run: TurnRun, routing: RoutingParts): Promise<
     }
   }
   const onUnread = routing.onUnread === 'model' && run.parts.provider !== undefined ? 'model' : 'refuse';
-  const session = router.session({ onUnread });
+  const session = router.session(run.language === undefined ? { onUnread } : { onUnread, language: run.language });
   if (replaced !== undefined) await run.append([newItems.note({ event: 'router_session_replaced', ...replaced })]);
   return { router, session, saved: '' };
 }

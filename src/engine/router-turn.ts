@@ -2,7 +2,7 @@ import type { JsonValue } from '../core/index.js';
 import type { TurnPlan } from '../router/index.js';
 import { isPlanItem, itemText, newItems, planItemOf } from './journal.js';
 import type { PlanNext } from './journal.js';
-import { runPlan } from './plan-run.js';
+import { runPlan, runStep } from './plan-run.js';
 import { planEventOf } from './replay.js';
 import { answerWith } from './answer-step.js';
 import { openSession, saveSession } from './router-session.js';
@@ -44,6 +44,19 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     await saveSession(run);
     const waiting = run.emit(planEventOf(plan));
     if (waiting !== undefined) await waiting;
+    if (plan.outcome === 'ask' && plan.chain.length > 0) {
+      // The question is an identity other reads can give: make them, then go on with the plan they complete.
+      const looked = await lookUp(run, plan);
+      if (run.stopping) return run.cancelled();
+      if (looked !== null && looked !== plan) {
+        plan = looked;
+        next = nextFor(run, routing, plan);
+        await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
+        await saveSession(run);
+        const shown = run.emit(planEventOf(plan));
+        if (shown !== undefined) await shown;
+      }
+    }
   } else {
     run.session = await openSession(run, routing);
     const data = planItemOf(planned);
@@ -61,6 +74,23 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     default:
       return answerWith(run, routing.answer({ plan, steps: [], language: plan.language, ...labelOf(routing) }));
   }
+}
+
+/**
+ * `session.lookUp` over the dispatcher: each call the plan's chain names is a read, checked by the
+ * session and run as the actor with its `tool_call` / `tool_result` events and items.
+ */
+async function lookUp(run: TurnRun, plan: TurnPlan): Promise<TurnPlan | null> {
+  const session = run.session!.session;
+  let count = 0;
+  return session.lookUp(plan, async (tool, args) => {
+    const callId = `${run.turnId}-lookup-${count++}`;
+    const effect = run.parts.dispatcher.tool(tool)?.effect ?? 'unknown';
+    if (effect !== 'read') return { error: { code: 'tool_refused', message: `'${tool}' is not a read; a lookup only reads.` } };
+    const check = session.checkToolCall({ tool, arguments: args });
+    const ran = await runStep(run, { callId, tool, args, effect, check, message: undefined });
+    return ran.next === 'ran' ? ran.result : { error: { code: 'tool_refused', message: 'The lookup did not run.' } };
+  });
 }
 
 /** What the engine does with a plan: its outcome, and for an unread one: rephrase, the model, or a refusal. */

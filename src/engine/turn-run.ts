@@ -63,6 +63,8 @@ export class TurnRun {
   readonly canConfirm: boolean;
   /** The thread's router session while this run reads or checks with it. */
   session: SessionHandle | undefined;
+  /** The language a new router session of the thread reads in (the sender's choice). */
+  readonly language: string | undefined;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(init: {
@@ -74,6 +76,7 @@ export class TurnRun {
     items: ItemRecord[];
     counters: TurnCounters;
     canConfirm?: boolean | undefined;
+    language?: string | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -84,6 +87,7 @@ export class TurnRun {
     this.counters = init.counters;
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
+    this.language = init.language;
   }
 
   get signal(): AbortSignal {
