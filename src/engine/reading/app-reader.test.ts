@@ -15,7 +15,7 @@ import { createAppReader } from './index.js';
 const SECRET = 'reader-test-secret-0123456789';
 const NOW = { now: '2026-10-19T09:00:00+01:00' };
 const { digest: _digest, ...demoRules } = loadRulebook(demoRulebookYaml);
-const rulebook = { ...demoRules, compute: true };
+const rulebook = demoRules;
 
 let dir: string;
 let app: App;
