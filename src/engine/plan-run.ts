@@ -8,7 +8,7 @@ import type { RoutingParts, SessionHandle, StepOutcome } from './router-types.js
 import { answerWith, modelAnswer } from './answer-step.js';
 import { saveSession } from './router-session.js';
 import { cannotConfirm, execute, failCannotConfirm, hold, reportCall, runOutcomeOf } from './tool-step.js';
-import { errorCodeOf } from './turn-state.js';
+import { errorCodeOf, replayCounters } from './turn-state.js';
 import type { TurnRun } from './turn-run.js';
 
 /** The call id of plan step `index` in a turn: stable, so that a resumed run finds what already ran. */
@@ -57,6 +57,8 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
     }
     const effect = run.parts.dispatcher.tool(tool)?.effect ?? handle.router.catalogue.tools.get(tool)?.effect ?? 'unknown';
     const write = isWrite(effect);
+    const bound = boundReached(run, write);
+    if (bound !== undefined) return run.fail(bound.code, bound.message);
     const token = write ? handle.session.confirm(plan, Object.keys(step.supplied).length > 0 ? { step: index, arguments: filled.suppliedArgs } : { step: index }) : null;
     const check = handle.session.checkToolCall({ tool, arguments: filled.args, token });
     const ran = await runStep(run, { callId, tool, args: filled.args, effect, check, message: step.confirmation ?? undefined });
@@ -176,6 +178,25 @@ function supplied(
     filled[parameter] = typeof identity === 'number' && info?.byName.get(parameter)?.type === 'string' ? String(identity) : identity;
   }
   return { args: { ...step.selection.arguments, ...filled }, suppliedArgs: filled };
+}
+
+/** The turn's read and write bounds hold for router steps as for a model's calls. */
+function boundReached(run: TurnRun, write: boolean): { readonly code: string; readonly message: string } | undefined {
+  const settings = run.parts.settings;
+  const used = replayCounters(run.turnItems());
+  if (write && used.mutations >= settings.maxMutationsPerMessage) {
+    return {
+      code: 'mutation_limit',
+      message:
+        settings.maxMutationsPerMessage === 0
+          ? 'Changes are not allowed in this conversation (maxMutationsPerMessage is 0); nothing was changed.'
+          : `This message already made ${used.mutations} change(s), the most allowed (maxMutationsPerMessage); no further change runs.`,
+    };
+  }
+  if (!write && used.readCalls >= settings.maxToolCallsPerMessage) {
+    return { code: 'tool_call_limit', message: `This message reached its limit of ${settings.maxToolCallsPerMessage} tool calls (maxToolCallsPerMessage); ask a narrower question.` };
+  }
+  return undefined;
 }
 
 function isWrite(effect: string): boolean {

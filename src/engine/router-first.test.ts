@@ -254,6 +254,27 @@ describe('router-first writes', () => {
     expect(made.calls[1]!.args).toEqual({ project_id: '12', title: 'Kickoff' });
   });
 
+  it('holds router writes to maxMutationsPerMessage: 0 forbids them', async () => {
+    const made = kit({ settings: { maxMutationsPerMessage: 0 } });
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411 40.00' });
+    expect(types(events)).toEqual(['plan', 'error']);
+    expect(events.at(-1)).toMatchObject({ code: 'mutation_limit' });
+    expect(made.calls).toEqual([]);
+  });
+
+  it('answers a write nobody confirmed in time without making it', async () => {
+    let now = Date.UTC(2026, 9, 19, 9, 0, 0);
+    const made = kit({ extra: { clock: () => now } });
+    const { threadId } = await chargePending(made);
+    now += 301_000;
+    expect(await made.engine.expirePending()).toBe(1);
+    const [turn] = await made.store.listTurns(threadId);
+    expect(turn).toMatchObject({ status: 'completed' });
+    expect(made.calls).toEqual([]);
+    const kinds = (await made.store.listItems(threadId)).map((item) => item.kind);
+    expect(kinds.slice(-3)).toEqual(['confirmation_resolution', 'tool_result', 'assistant_text']);
+  });
+
   it('ends the turn with confirmation_required_transport when the caller cannot confirm', async () => {
     const made = kit();
     const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411 40.00', canConfirm: false });
