@@ -1,6 +1,6 @@
-import { nanoid } from 'nanoid';
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
+import { counterIds } from './ordered-ids.js';
 import { checkKind, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
 import { activeTurnStatuses } from './types.js';
 import type {
@@ -45,7 +45,7 @@ export class MemoryStore implements Store {
   #closed = false;
 
   constructor(options: StoreOptions = {}) {
-    this.#ids = options.ids ?? (() => nanoid());
+    this.#ids = options.ids ?? counterIds();
     this.#clock = options.clock ?? Date.now;
   }
 

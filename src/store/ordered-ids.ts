@@ -21,3 +21,13 @@ export function orderedIds(clock: () => number, random: () => string = () => nan
     return `${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(4, '0')}${random()}`;
   };
 }
+
+/**
+ * The memory store's default: its records live in one process, so ids need only be unique
+ * within the store — a random prefix per store and a counter, without drawing random bytes
+ * for every record.
+ */
+export function counterIds(prefix: string = nanoid(10)): () => string {
+  let counter = 0;
+  return () => `${prefix}${(++counter).toString(36)}`;
+}
