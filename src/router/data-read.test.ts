@@ -84,6 +84,20 @@ describe('the data-read pass', () => {
     expect(read('show me active parts').outcome).toBe('unread');
   });
 
+  it('reads a field named only to be shown after "their" or about rows a name picks', () => {
+    expect(calls(read('show me the materials with their density'))[0]?.arguments).toEqual({ fields: ['id', 'name', 'density'] });
+    expect(calls(read('what is the budget of the Apollo project?'))[0]?.arguments).toEqual({ fields: ['id', 'name', 'status', 'budget', 'owner'], filters: { name: 'Apollo' } });
+    expect(calls(read('what is the density of steel?'))[0]).toEqual({ tool: 'query_material', arguments: { fields: ['id', 'name', 'density'], filters: { name: 'Steel' } } });
+    expect(read('parts with stock').outcome).toBe('unread');
+    expect(read('projects with a budget').outcome).toBe('unread');
+  });
+
+  it('joins names of the subject itself said with "and" into __in, and leaves a lone singular to the host tools', () => {
+    expect(calls(read('show me the projects Apollo and Mercury'))[0]?.arguments).toEqual({ fields: ['id', 'name', 'status', 'budget', 'owner'], filters: { name__in: ['Apollo', 'Mercury'] } });
+    expect(read('show me order').steps[0]?.selection.tool).toBe('get_order');
+    expect(read('show me the material').outcome).toBe('unread');
+  });
+
   it("reads an English possessive as the word it marks", () => {
     expect(calls(read("show me Apollo's open tasks"))[0]?.arguments).toEqual({ fields: ['id', 'title', 'dueDate', 'done'], filters: { done: false, project__name: 'Apollo' } });
   });

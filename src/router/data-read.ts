@@ -17,7 +17,7 @@ import type { JsonSchema, Language, ReadLookup, ReadSpec } from './types.js';
 import type { LanguageWords } from './vocabulary-types.js';
 
 type Meaning =
-  | { readonly kind: 'manager'; readonly manager: string }
+  | { readonly kind: 'manager'; readonly manager: string; readonly plural: boolean }
   | { readonly kind: 'field'; readonly manager: string; readonly field: string }
   | { readonly kind: 'value'; readonly manager: string; readonly field: string; readonly value: string }
   | { readonly kind: 'comparator'; readonly op: Comparator }
@@ -67,7 +67,7 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
     meanings.set(folded, list);
   };
   const data = words.data;
-  for (const [manager, list] of Object.entries(data.managers)) for (const word of list) add(word, { kind: 'manager', manager });
+  for (const [manager, list] of Object.entries(data.managers)) for (const word of list) add(word, { kind: 'manager', manager, plural: /s$/.test(foldPhrase(word)) });
   for (const [key, list] of Object.entries(data.fields)) {
     const [manager, field] = splitKey(key);
     for (const word of list) add(word, { kind: 'field', manager, field });
@@ -148,8 +148,13 @@ export function readData(reads: CompiledReads, language: Language, typed: string
   // The first manager named is the subject; values and fields are resolved against it.
   const first = meaningful.find((s) => s.meanings.some((m) => m.kind === 'manager'));
   const firstManager = first?.meanings.find((m): m is Extract<Meaning, { kind: 'manager' }> => m.kind === 'manager');
-  const subject: ReadTarget | null = firstManager === undefined ? null : (reads.targets.get(firstManager.manager) ?? null);
+  // With no manager named, a field word names it ("what is the density of steel?").
+  const fieldOwners = new Set(meaningful.find((s) => s.meanings.some((m) => m.kind === 'field'))?.meanings.flatMap((m) => (m.kind === 'field' ? [m.manager] : [])) ?? []);
+  const subjectName = firstManager?.manager ?? (fieldOwners.size === 1 ? [...fieldOwners][0] : undefined);
+  const subject: ReadTarget | null = subjectName === undefined ? null : (reads.targets.get(subjectName) ?? null);
   if (subject === null) return null;
+  const mentions: ReadLookup[] = [];
+  let possessive = false;
   const later: string[] = [];
   const named = new Set(meaningful.flatMap((s) => s.meanings.flatMap((m) => (m.kind === 'manager' ? [m.manager] : []))));
   const values: { lookup: ReadLookup; value: string }[] = [];
@@ -188,14 +193,20 @@ export function readData(reads: CompiledReads, language: Language, typed: string
       continue;
     }
     if (kinds.has('field')) {
-      // A field is read only with a bound: field, comparator, number ("density above 5").
+      const resolved = nearestOf(span.meanings.flatMap((m) => (m.kind === 'field' ? lookupFor(subject, m.manager, m.field) : [])));
+      if (resolved === null) return null;
       const comparator = meaningful[i + 1];
       const number = meaningful[i + 2];
       const op = comparator?.meanings.find((m): m is Extract<Meaning, { kind: 'comparator' }> => m.kind === 'comparator');
-      if (op === undefined || number?.number == null) return null;
-      const resolved = span.meanings.flatMap((m) => (m.kind === 'field' ? lookupFor(subject, m.manager, m.field) : []));
-      if (resolved.length !== 1) return null;
-      const lookup = resolved[0] as ReadLookup;
+      if (op === undefined || number?.number == null) {
+        // A field named without a bound only says what to show: one of the subject's own, after "their"
+        // ("materials with their density") or about rows a name picks ("the budget of Apollo").
+        if (resolved.through.length > 0) return null;
+        if (POSSESSIVE.test(folded.slice(0, span.start))) possessive = true;
+        mentions.push(resolved);
+        continue;
+      }
+      const lookup = resolved;
       if (!['integer', 'decimal', 'float'].includes(lookup.type)) return null;
       if (lookup.type === 'integer' && !Number.isInteger(number.number)) return null;
       bounds.push({ lookup, op: op.op, number: number.number });
@@ -220,8 +231,10 @@ export function readData(reads: CompiledReads, language: Language, typed: string
     const typedValues = list.map((v) => typedValue(lookup, v));
     if (typedValues.some((v) => v === null)) return null;
     if (list.length === 1) filters[lookup.key] = typedValues[0] as JsonValue;
-    else if (sawOr && lookup.type !== 'boolean') filters[`${lookup.key}__in`] = typedValues;
-    else return null; // "steel and aluminium" on one filter: a choice only with "or"
+    // Two values of the subject's own field can only mean either ("Apollo and Gemini"); through a
+    // relation, "and" could mean both, so only "or" joins them.
+    else if ((sawOr || lookup.through.length === 0) && lookup.type !== 'boolean') filters[`${lookup.key}__in`] = typedValues;
+    else return null;
   }
   if (sawOr && ![...byKey.values()].some((e) => e.values.length > 1)) return null;
   for (const { lookup, op, number } of bounds) {
@@ -229,6 +242,10 @@ export function readData(reads: CompiledReads, language: Language, typed: string
     if (key in filters) return null;
     filters[key] = number;
   }
+  // A field named to be shown needs "their" or rows a name picks; a lone singular ("show me order") asks for one row.
+  const identified = values.some((v) => v.lookup.type === 'string' || v.lookup.type === 'text');
+  if (mentions.length > 0 && !possessive && !identified) return null;
+  if (firstManager !== undefined && !firstManager.plural && Object.keys(filters).length === 0 && count === null) return null;
   const args = Object.keys(filters).length === 0 ? { fields: [...subject.spec.fields] } : { fields: [...subject.spec.fields], filters };
   if (checkArguments(subject.schema, args).length > 0) return null;
   return { tool: subject.tool, manager: subject.spec.manager, arguments: args, filterKeys: Object.keys(filters), count };
@@ -253,6 +270,16 @@ function pathManagers(spec: ReadSpec, lookup: ReadLookup): string[] {
   }
   return out;
 }
+
+/** The one lookup nearest the subject, or null when none or two as near. */
+function nearestOf(lookups: readonly ReadLookup[]): ReadLookup | null {
+  if (lookups.length === 0) return null;
+  const nearest = Math.min(...lookups.map((l) => l.through.length));
+  const best = lookups.filter((l) => l.through.length === nearest);
+  return best.length === 1 ? (best[0] as ReadLookup) : null;
+}
+
+const POSSESSIVE = /(?<![a-z0-9])(?:their|its|seus|suas|seu|sua)\s+$/;
 
 function typedValue(lookup: ReadLookup, value: string): JsonValue | null {
   switch (lookup.type) {

@@ -50,7 +50,7 @@ export const DATA_GRAMMAR: Readonly<Record<Language, DataGrammar>> = {
     stopwords: [
       'mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'liste', 'lista', 'listar', 'exiba', 'exibir', 'ver', 'veja', 'quais', 'qual', 'quem', 'me', 'todos', 'todas',
       'o', 'a', 'os', 'as', 'um', 'uma', 'sao', 'e', 'esta', 'estao', 'ha', 'existem', 'existe', 'por favor', 'favor', 'voce', 'pode', 'poderia', 'que', 'temos', 'nós', 'nos temos',
-      'agora', 'ainda', 'atualmente', 'cadastrados', 'cadastradas', 'registrados', 'registradas', 'ao todo', 'no total', 'deles', 'delas', 'existentes',
+      'agora', 'ainda', 'atualmente', 'seu', 'sua', 'seus', 'suas', 'cadastrados', 'cadastradas', 'registrados', 'registradas', 'ao todo', 'no total', 'deles', 'delas', 'existentes',
     ],
   },
 };

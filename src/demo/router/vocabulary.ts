@@ -54,6 +54,7 @@ languages:
         Part.unitPrice: [price, unit price, cost]
         Part.stock: [stock, units in stock, in stock]
         Project.budget: [budget]
+        Project.owner: [owner, owners, owns, owned by]
         Order.total: [total, order total]
         OrderLine.quantity: [quantity, qty]
       values:
@@ -115,6 +116,7 @@ languages:
         Part.unitPrice: [preço, preço unitário, custo]
         Part.stock: [estoque, em estoque]
         Project.budget: [orçamento]
+        Project.owner: [dono, responsável]
         Project.status: [situação, status]
         Order.total: [total, valor total]
         Order.status: [situação, status]
