@@ -1,15 +1,17 @@
 /**
  * `npm run bench -- engine [--turns N] [--warmup N] [--retained N]`: one chat turn (a zod-validated
  * trivial tool called K = 1 or K = 3 times, one call per model round, then a final text) through
- * the Plumb engine on the memory store and on the SQLite store (durable, WAL), through `ai@6`
- * `generateText` with `MockLanguageModelV3` and a step limit, and through a `@langchain/langgraph`
- * StateGraph with a ToolNode and a scripted chat model — side by side in one process. Then the heap
- * Plumb retains beyond its journal after 10,000 turns.
+ * the Plumb engine on the memory store and on the SQLite store (WAL; durability `normal`, and
+ * `full` with an fsync per commit), through `ai@6` `generateText` with `MockLanguageModelV3` and a
+ * step limit, and through a `@langchain/langgraph` StateGraph with a ToolNode and a scripted chat
+ * model — side by side in one process. Then what one turn writes to the SQLite journal (commits,
+ * statements, WAL frames), and the heap Plumb retains beyond its journal after 10,000 turns.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import Database from 'better-sqlite3';
 import { runInNewContext } from 'node:vm';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage } from '@langchain/core/messages';
@@ -180,6 +182,41 @@ function option(args: readonly string[], name: string, fallback: number): number
   return value;
 }
 
+/**
+ * What one turn costs the SQLite journal: transactions, statements (BEGIN and COMMIT included)
+ * and WAL frames (pages written; checkpoints held off while counting), over 500 turns after 200.
+ */
+async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
+  const rows: (string | number)[][] = [];
+  for (const k of ks) {
+    const path = join(dir, `journal-k${k}.db`);
+    let statements = 0;
+    let commits = 0;
+    const db = new Database(path, {
+      verbose: (sql) => {
+        statements++;
+        if (sql === 'COMMIT') commits++;
+      },
+    });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_autocheckpoint = 0');
+    const subject = plumbTurn(openSqliteStore({ database: db }), k);
+    for (let i = 0; i < 200; i++) await subject.run(i);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const frameBytes = db.pragma('page_size', { simple: true }) as number;
+    statements = 0;
+    commits = 0;
+    const turns = 500;
+    for (let i = 0; i < turns; i++) await subject.run(i);
+    const frames = (statSync(`${path}-wal`).size - 32) / (frameBytes + 24);
+    rows.push([`K = ${k}`, commits / turns, statements / turns, frames / turns, (frames * (frameBytes + 24)) / 1024 / turns]);
+    await subject.close();
+    db.close();
+  }
+  printTable('SQLite journal per turn (WAL frames counted with checkpoints held off)', ['turn', 'commits', 'statements', 'WAL frames', 'KiB written to the WAL'], rows);
+}
+
 const benchmark: Benchmark = {
   name: 'engine',
   async run(args) {
@@ -194,7 +231,8 @@ const benchmark: Benchmark = {
         const systems: [string, () => { run: (i: number) => Promise<void>; close: () => Promise<void> }][] = [
           ['ai@6 generateText (MockLanguageModelV3)', () => aiTurn(k)],
           ['Plumb engine, memory store', () => plumbTurn(createMemoryStore(), k)],
-          ['Plumb engine, SQLite store (WAL)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k)],
+          ['Plumb engine, SQLite store (WAL, durability normal)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k)],
+          ['Plumb engine, SQLite store (WAL, durability full)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k)],
           ['@langchain/langgraph StateGraph + ToolNode', () => langgraphTurn(k)],
         ];
         for (const [system, make] of systems) {
@@ -222,6 +260,7 @@ const benchmark: Benchmark = {
           results.map((row) => [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, row.median / ai.median, row.cpu / ai.cpu]),
         );
       }
+      await journalCost(dir, [1, 3]);
       // Retained heap: run many turns on the memory store, then delete their threads; what stays is not the journal.
       const store = createMemoryStore();
       const subject = plumbTurn(store, 1);
