@@ -72,7 +72,9 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   if (tool === undefined || step.selection.missing.length === 0) return null;
   if (turn.length > 2000) return null;
   // A reply that names another tool by its trigger is a new request, not an answer.
-  const other = selectTool(lang, folded, tokenize(folded), [], []).chosen;
+  // Words inside quotes are the person's text, not a request ('"Order bolts"' is a title, not get_order).
+  const unquoted = folded.replace(/"[^"]*"|“[^”]*”/g, (quoted) => ' '.repeat(quoted.length));
+  const other = selectTool(lang, unquoted, tokenize(unquoted), [], []).chosen;
   if (other !== null && other.trigger !== null && other.tool !== tool) return null;
   // So is a reply that is wholly a data question ("materials with density above 5").
   if (lang.reads !== null && readData(lang.reads, plan.language, turn, folded) !== null) return null;

@@ -165,6 +165,20 @@ describe('data questions in a conversation', () => {
   });
 });
 
+describe('turns the router leaves to others', () => {
+  it('leaves a question about reasons unread', () => {
+    expect(read('why was order 4415 cancelled?').steps[0]?.decidedBy).toBe('U7 reason');
+    expect(read('por que o pedido 4415 foi cancelado?', 'pt-BR').outcome).toBe('unread');
+  });
+
+  it('takes a quoted reply as the text asked for, whatever words it holds', () => {
+    const session = readingRouter().session();
+    expect(session.read('add a task to project 1', { context: NOW }).outcome).toBe('ask');
+    const reply = session.read('"Order bolts"', { context: NOW });
+    expect(reply.steps[0]?.selection).toMatchObject({ tool: 'add_task', arguments: { project_id: '1', title: 'Order bolts' } });
+  });
+});
+
 describe('catalogue and vocabulary checks for data reads', () => {
   const base = readEntries[0] as CatalogueEntry;
   it.each([

@@ -18,6 +18,9 @@ import type { ArgumentSource, ComputeOperation, Guidance, Language, OnUnread, Pl
 import type { TurnValue } from './values.js';
 import { findValues } from './values.js';
 
+/** A turn that asks for a reason: why, how come, por que, por quê. */
+const REASON = /^\s*(?:why|how come|por que|porque)(?![a-z0-9])/;
+
 /** The longest turn the router reads; a longer one is unread. */
 export const MAX_TURN_LENGTH = 4000;
 
@@ -62,6 +65,9 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   }
   const folded = fold(turn);
   if (lang.foreign.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U2 language')], options, []);
+  // A question about reasons ("why was order 4415 cancelled?") is no call's to answer: reading the
+  // order would answer something else.
+  if (REASON.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U7 reason')], options, []);
 
   const dates = findDates(folded, lang.dates, clock);
   const values = findValues(turn, options.language, lang.words.channels, folded).filter(
