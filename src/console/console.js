@@ -8,7 +8,7 @@ const chatUrl = meta('plumb-chat-url') || '/chat/';
 const $ = (id) => document.getElementById(id);
 const log = $('log');
 
-const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, tools: new Map() };
+const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, tools: new Map(), examples: [] };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -22,6 +22,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function add(node) {
+  $('examples').hidden = true;
   const item = el('li', {}, node);
   log.append(item);
   log.scrollTop = log.scrollHeight;
@@ -63,6 +64,9 @@ function onEvent(event) {
   switch (event.type) {
     case 'text_chunk':
       assistantBubble().textContent += event.content;
+      break;
+    case 'plan':
+      add(planRow(event));
       break;
     case 'retry':
       if (state.turn.assistant) state.turn.assistant.textContent = '';
@@ -112,7 +116,39 @@ function summarize(args) {
   return main ? `${main} ` : '';
 }
 
+/** How the router read the turn: its outcome and the tools it planned. */
+function planRow(event) {
+  const tools = (event.steps ?? []).map((step) => step.tool).filter(Boolean);
+  const said = { run: 'read by the router', ask: 'the router asks', declined: 'the router declines', unread: 'not read by the router' }[event.outcome] ?? event.outcome;
+  return el('div', { class: 'plan', 'data-outcome': event.outcome }, `${said}${event.language ? ` (${event.language})` : ''}`, ...tools.map((tool) => el('code', {}, ` ${tool}`)));
+}
+
+/** The answer's Markdown tables (the router's answers use them for many rows) as real tables. */
+function renderAnswerText(node) {
+  const lines = node.textContent.split('\n');
+  if (!lines.some((line) => /^\|.*\|$/.test(line.trim()))) return;
+  node.replaceChildren();
+  let text = [];
+  const flush = () => {
+    if (text.length > 0) node.append(text.join('\n'));
+    text = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const header = lines[i];
+    if (/^\|.*\|$/.test(header.trim()) && /^\|(\s*:?-+:?\s*\|)+$/.test((lines[i + 1] ?? '').trim())) {
+      flush();
+      const cells = (line) => line.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+      const rows = [];
+      for (i += 2; i < lines.length && /^\|.*\|$/.test(lines[i].trim()); i++) rows.push(cells(lines[i]));
+      i--;
+      node.append(el('table', {}, el('thead', {}, el('tr', {}, ...cells(header).map((c) => el('th', { scope: 'col' }, c)))), el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((c) => el('td', {}, c)))))));
+    } else text.push(header);
+  }
+  flush();
+}
+
 function finishTurn() {
+  if (state.turn?.assistant) renderAnswerText(state.turn.assistant);
   if (state.turn?.assistant) state.turn.assistant.classList.remove('streaming');
   state.turn = undefined;
   setBusy(false);
@@ -270,7 +306,7 @@ async function openThread(id) {
   for (const item of items) {
     const data = item.data ?? {};
     if (item.kind === 'user_text') add(el('div', { class: 'msg user', 'data-role': 'user' }, data.text ?? ''));
-    else if (item.kind === 'assistant_text') add(el('div', { class: 'msg assistant', 'data-role': 'assistant' }, data.text ?? ''));
+    else if (item.kind === 'assistant_text') renderAnswerText(add(el('div', { class: 'msg assistant', 'data-role': 'assistant' }, data.text ?? '')));
     else if (item.kind === 'tool_call') {
       let args = data.arguments;
       try { args = JSON.parse(data.arguments); } catch { /* raw text */ }
@@ -287,6 +323,8 @@ async function loadSession() {
   state.chatEnabled = session.chat_enabled;
   $('provider').textContent = session.provider ?? 'none';
   $('model').textContent = session.model ?? '—';
+  $('router').textContent = session.router === 'on' ? 'on (reads each turn first)' : 'off';
+  state.examples = session.examples ?? [];
   $('chat-url').textContent = session.chat_url;
   const select = $('user');
   for (const name of session.users) select.append(el('option', { value: name }, name));
@@ -317,6 +355,22 @@ $('prompt').addEventListener('keydown', (key) => {
   }
 });
 
+/** On an empty conversation: the questions the demo answers without a model, one click each. */
+function showExamples() {
+  const box = $('examples');
+  box.replaceChildren(el('p', {}, 'Try asking:'), ...(state.examples ?? []).map((question) => el('button', { type: 'button', onclick: () => { if (!state.busy) void sendMessage(question); } }, question)));
+  box.hidden = (state.examples ?? []).length === 0 || log.children.length > 0;
+}
+
+$('new-thread').addEventListener('click', () => {
+  state.thread = undefined;
+  state.tools.clear();
+  log.replaceChildren();
+  showExamples();
+  void loadThreads();
+  $('prompt').focus();
+});
+
 $('force-sse').addEventListener('change', () => {
   if ($('force-sse').checked) {
     state.socket?.close();
@@ -327,4 +381,5 @@ $('force-sse').addEventListener('change', () => {
 await loadSession();
 connectSocket();
 await loadThreads();
+showExamples();
 $('prompt').focus();

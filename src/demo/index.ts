@@ -7,4 +7,6 @@ export { demoManagers } from './managers.js';
 export { demoSeed, scaledSeed } from './seed-data.js';
 export type { SeedBatch } from './seed-data.js';
 export { createDemoHostTools, demoToolSettings } from './tools/index.js';
-export { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from './router/index.js';
+export { demoCatalogue, demoReadingRulebookYaml, demoRulebookYaml, demoVocabularyYaml } from './router/index.js';
+export { demoChatHost } from './chat-host.js';
+export type { DemoChatHost } from './chat-host.js';

@@ -1,27 +1,45 @@
-import { dirname } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { PlumbError } from '../core/index.js';
 import type { App } from '../data/index.js';
-import { createEngine } from '../engine/index.js';
-import type { Engine, EngineHooks } from '../engine/index.js';
+import { createAppReader, createEngine } from '../engine/index.js';
+import type { AppReader, Engine, EngineHooks } from '../engine/index.js';
 import { createProvider } from '../providers/index.js';
 import type { Provider, ProviderConfig } from '../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { createChatTools } from '../tools/index.js';
+import type { Tool, ToolSettingsInput } from '../tools/index.js';
 import { splitConfig } from './config.js';
 import type { PlumbConfig } from './config.js';
+import { stableSecret } from './stable-secret.js';
+
+/** What a host application adds to the chat stack besides its data: its own tools and its router files. */
+export interface ChatHost {
+  /** The host's tools: offered to the model and planned by the router. */
+  readonly tools?: readonly Tool[];
+  /** Tool settings that replace the configuration's (allowed and confirmed mutations, bounds). */
+  readonly toolSettings?: ToolSettingsInput;
+  /** Router words (YAML text or parsed); replaces the `vocabulary` file setting. */
+  readonly vocabulary?: string;
+  /** Router rulebook (YAML text); replaces the `rulebook` file setting. */
+  readonly rulebook?: string;
+}
 
 export interface ChatStack extends AsyncDisposable {
   readonly engine: Engine;
   readonly store: Store;
   readonly provider: Provider | undefined;
+  /** The router over the app's data and the host's tools; undefined when the `router` setting is off. */
+  readonly reader: AppReader | undefined;
   /** Closes the engine, then the store (not the app). */
   close(): Promise<void>;
 }
 
 /**
  * The engine a configuration describes: the store at `database`, the configured provider (or the
- * one given), the app's chat tools, the engine and tool settings.
+ * one given), the app's chat tools and the host's, the app reader that reads turns first (unless
+ * `router` is off), the engine and tool settings.
  */
 export async function createChatStack(options: {
   readonly app: App;
@@ -31,6 +49,7 @@ export async function createChatStack(options: {
   /** Wraps the provider (e.g. `tokenBudget.wrap`). */
   readonly wrapProvider?: (provider: Provider) => Provider;
   readonly hooks?: EngineHooks;
+  readonly host?: ChatHost;
   readonly cwd?: string;
 }): Promise<ChatStack> {
   const { app, config } = options;
@@ -38,23 +57,46 @@ export async function createChatStack(options: {
   const configured =
     options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd }));
   const provider = configured === undefined || options.wrapProvider === undefined ? configured : options.wrapProvider(configured);
+  const { engine: engineSettings, tools: configToolSettings } = splitConfig(config);
+  const host = options.host ?? {};
+  const tools = createChatTools(app, host.toolSettings ?? configToolSettings);
+  const hostTools = host.tools ?? [];
+  const reader: AppReader | undefined =
+    config.router === 'off'
+      ? undefined
+      : await createAppReader({
+          app,
+          hostTools,
+          modelTools: tools.tools,
+          secret: stableSecret({ configured: config.sessionSecret, database: config.database }),
+          valuesTtlSeconds: config.valuesTtlSeconds,
+          maxValuesPerField: config.maxValuesPerField,
+          toolSettings: { maxResults: tools.settings.maxResults, maxResultBytes: tools.settings.maxResultBytes, queryTimeoutSeconds: tools.settings.queryTimeoutSeconds },
+          ...routerFile('vocabulary', host.vocabulary, config.vocabulary, cwd),
+          ...routerFile('rulebook', host.rulebook, config.rulebook, cwd),
+        });
   let store: Store;
   if (config.database === ':memory:') store = createMemoryStore();
   else {
     mkdirSync(dirname(config.database), { recursive: true });
     store = openSqliteStore({ path: config.database });
   }
-  const { engine: engineSettings, tools: toolSettings } = splitConfig(config);
-  const tools = createChatTools(app, toolSettings);
-  const engine = createEngine({
-    app,
-    store,
-    tools: tools.tools,
-    settings: engineSettings,
-    toolSettings: tools.settings,
-    ...(provider === undefined ? {} : { provider }),
-    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
-  });
+  let engine: Engine;
+  try {
+    engine = createEngine({
+      app,
+      store,
+      tools: [...tools.tools, ...hostTools],
+      settings: engineSettings,
+      toolSettings: tools.settings,
+      ...(reader === undefined ? {} : { reader }),
+      ...(provider === undefined ? {} : { provider }),
+      ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   await engine.ready;
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -62,5 +104,17 @@ export async function createChatStack(options: {
       await engine.close();
       await store.close();
     })());
-  return { engine, store, provider, close, [Symbol.asyncDispose]: close };
+  return { engine, store, provider, reader, close, [Symbol.asyncDispose]: close };
+}
+
+/** The host's router file: the text it gave, else the configured file's text, else nothing. */
+function routerFile(key: 'vocabulary' | 'rulebook', given: string | undefined, path: string | null, cwd: string): { vocabulary?: string; rulebook?: string } {
+  if (given !== undefined) return { [key]: given };
+  if (path === null) return {};
+  const file = isAbsolute(path) ? path : resolve(cwd, path);
+  try {
+    return { [key]: readFileSync(file, 'utf8') };
+  } catch (error) {
+    throw new PlumbError('config_load_failed', `Could not read the ${key} file '${file}' (setting '${key}'): ${(error as Error).message}.`, { cause: error });
+  }
 }

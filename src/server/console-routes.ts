@@ -16,6 +16,10 @@ export interface LoginDirectory {
 export interface ConsoleInfo {
   readonly provider?: string;
   readonly model?: string;
+  /** Whether turns are read by the router first. */
+  readonly router?: 'on' | 'off';
+  /** Questions offered on an empty conversation. */
+  readonly examples?: readonly string[];
 }
 
 const files = {
@@ -66,6 +70,8 @@ export function registerConsole(
     chat_enabled: options.chatEnabled,
     provider: options.info.provider ?? null,
     model: options.info.model ?? null,
+    router: options.info.router ?? 'off',
+    examples: options.info.examples ?? [],
   }));
 
   const csrfOk = (request: FastifyRequest): boolean => {

@@ -23,6 +23,7 @@ export const serverErrorCodes = {
   invalid_config: 'A configuration key is unknown or its value is invalid; the message names the key.',
   config_not_found: 'The configuration file named by --config (or plumb.config.json) does not exist.',
   config_load_failed: 'The configuration file could not be read, parsed or imported.',
+  secret_unavailable: 'The secret file next to the database (which signs router sessions when sessionSecret is not set) could not be created or read, or is too short.',
   invalid_permission: 'The permission setting is neither a function nor a module exporting one.',
   no_exposed_data: 'plumb check: the app exposes no manager to chat, so the assistant can see nothing.',
   invalid_allow_list: 'plumb check: allowedMutations or confirmMutations names a mutation the app does not generate or allow.',

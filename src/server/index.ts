@@ -3,7 +3,8 @@ export type { Authenticate, PlumbServer, ServerOptions } from './create-server.j
 export { serverErrorCodes } from './errors.js';
 export type { ServerErrorCode } from './errors.js';
 export { createChatStack } from './chat-stack.js';
-export type { ChatStack } from './chat-stack.js';
+export { stableSecret } from './stable-secret.js';
+export type { ChatHost, ChatStack } from './chat-stack.js';
 export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfig, findConfigFile, readConfigFile, configFileNames } from './config.js';
 export type { PlumbConfig, PlumbConfigInput, ConfigProblem } from './config.js';
 export { serverSettingsShape, rateLimitSchema, auditSchema, auditLevels, normalizeUrl } from './settings.js';

@@ -82,6 +82,14 @@ export const serverSettingsShape = {
   ttlHours: z.number().positive().default(24),
   rateLimit: rateLimitSchema,
   audit: auditSchema,
+  /** The host's router words (a vocabulary YAML file, relative to the working directory); null: the generated words only. */
+  vocabulary: z.string().min(1).nullable().default(null),
+  /** The host's router rulebook (a YAML file); null: the router's defaults. */
+  rulebook: z.string().min(1).nullable().default(null),
+  /** How long the distinct data values the router reads by stay fresh (they are also re-read after a write). Seconds. */
+  valuesTtlSeconds: z.number().positive().default(300),
+  /** A field with more distinct values than this is not indexed for the router. */
+  maxValuesPerField: z.int().positive().max(10_000).default(50),
   /** SQLite file holding threads, turns and confirmations; `:memory:` for a throwaway store. */
   database: z.string().min(1).default('.plumb/chat.sqlite'),
   /** TCP port of `plumb serve` (0 picks a free one). */

@@ -2,13 +2,13 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
 import type { Actor } from '../../core/index.js';
-import { defaultDemoDatabasePath } from '../../demo/index.js';
-import { createDemoHostTools, demoToolSettings } from '../../demo/tools/index.js';
-import { createEngine } from '../../engine/index.js';
+import { defaultDemoDatabasePath, demoChatHost } from '../../demo/index.js';
+import { createAppReader, createEngine } from '../../engine/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
 import type { Provider } from '../../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
+import { stableSecret } from '../../server/index.js';
 import { createChatTools } from '../../tools/index.js';
 import { actorFrom, addAppOptions, openApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
@@ -16,12 +16,15 @@ import { addProviderOptions, providerFrom } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
+import { addRouterOption } from '../router-option.js';
+import type { RouterMode } from '../router-option.js';
 
 interface AskOptions extends AppOptions, ProviderOptions {
   readonly thread?: string;
   readonly json?: boolean;
   readonly yes?: boolean;
   readonly no?: boolean;
+  readonly router?: RouterMode;
 }
 
 /** How a held change is answered: `--yes`, `--no`, or a question on the terminal. */
@@ -41,8 +44,9 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option('--json', 'print every event as one line of JSON')
     .option('--yes', 'approve a change that needs confirmation')
     .option('--no', 'reject a change that needs confirmation');
-  addProviderOptions(addAppOptions(command)).action(async (text: string, options: AskOptions) => {
+  addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
+    if (options.router === 'off' && options.provider === undefined) throw new CliUsageError('--router off sends every turn to the model: give --provider too');
     const baseActor = actorFrom(options);
     // The CLI is one session: an anonymous visitor keeps one thread across runs.
     const actor: Actor = baseActor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : baseActor;
@@ -50,7 +54,20 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     const app = await openApp(options);
     const path = options.db ?? defaultDemoDatabasePath;
     const store: Store = path === ':memory:' ? createMemoryStore() : openSqliteStore({ path, tablePrefix: 'plumb_chat_' });
-    const engine = createEngine({ app, store, tools: [...createChatTools(app, demoToolSettings).tools, ...createDemoHostTools(app)], toolSettings: demoToolSettings, ...withProvider(provider) });
+    const host = demoChatHost(app);
+    const chatTools = createChatTools(app, host.toolSettings);
+    const reader =
+      options.router === 'off'
+        ? undefined
+        : await createAppReader({ app, hostTools: host.tools, modelTools: chatTools.tools, vocabulary: host.vocabulary, rulebook: host.rulebook, secret: stableSecret({ configured: null, database: path }) });
+    const engine = createEngine({
+      app,
+      store,
+      tools: [...chatTools.tools, ...host.tools],
+      toolSettings: chatTools.settings,
+      ...(reader === undefined ? {} : { reader }),
+      ...withProvider(provider),
+    });
     try {
       const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
       await runTurn(engine, io, options.json === true, decide, engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }) }), actor);

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { authenticateDemo, demoActor, demoActorNames } from '../../demo/index.js';
+import { authenticateDemo, demoActor, demoActorNames, demoChatHost } from '../../demo/index.js';
 import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget, loadConfig, parseConfig } from '../../server/index.js';
 import { openApp } from '../app-options.js';
 import { CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
+import { addRouterOption } from '../router-option.js';
+import type { RouterMode } from '../router-option.js';
 
 interface ServeOptions {
   readonly config?: string;
@@ -16,10 +18,11 @@ interface ServeOptions {
   readonly model?: string;
   readonly baseUrl?: string;
   readonly log?: boolean;
+  readonly router?: RouterMode;
 }
 
 export function registerServeCommand(program: Command, io: CliIo, signals: ShutdownSignals = processSignals): void {
-  program
+  const command = program
     .command('serve')
     .description('Start the Plumb server (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
     .option('--config <file>', 'configuration file (default: plumb.config.json|.js|.mjs|.ts in the current directory)')
@@ -30,8 +33,8 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
     .option('--provider <name>', 'provider: openai, anthropic, ollama, gemini, scripted:FILE, or a module (overrides the configuration)')
     .option('--model <model>', 'model name (overrides providerConfig.model)')
     .option('--base-url <url>', 'provider base URL (overrides providerConfig.baseUrl)')
-    .option('--log', 'write request logs as JSON lines to stderr')
-    .action(async (options: ServeOptions) => {
+    .option('--log', 'write request logs as JSON lines to stderr');
+  addRouterOption(command).action(async (options: ServeOptions) => {
       const started = performance.now();
       const overrides: Record<string, unknown> = {};
       if (options.port !== undefined) {
@@ -41,6 +44,7 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
       }
       if (options.host !== undefined) overrides.host = options.host;
       if (options.provider !== undefined) overrides.provider = options.provider;
+      if (options.router !== undefined) overrides.router = options.router;
       const { config: fileConfig } = await loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides });
       const config =
         options.model === undefined && options.baseUrl === undefined
@@ -53,7 +57,7 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
       const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
       const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
       const tokenBudget = createTokenBudget(rateLimiter);
-      const stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap });
+      const stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: demoChatHost(app) });
       const server = await createServer({
         app,
         engine: stack.engine,
@@ -62,19 +66,31 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
         tokenBudget,
         authenticate: authenticateHeaderOnly,
         login: { names: demoActorNames.filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : demoActor(name)) },
-        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—' },
+        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: consoleExamples },
         logger,
       });
       const url = await server.listen({ port: config.port, host: config.host });
       io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
       io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
       io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql   (demo users: header 'X-Plumb-User: alice' or 'bob', or sign in on the console; none = anonymous)\n`);
+      io.stdout(tryThis(`${url}/console/`, stack.reader !== undefined, stack.provider !== undefined));
       await signals.wait();
       io.stdout('Shutting down…\n');
       await server.close();
       await stack.close();
       await app.close();
     });
+}
+
+/** What a newcomer can ask first: three questions the router answers with no model. */
+export const firstQuestions = ['which parts are made of steel?', 'how many open tasks does Apollo have?', 'charge order 4411 (signed in as alice)'] as const;
+const consoleExamples = ['which parts are made of steel?', 'how many open tasks does Apollo have?', 'charge order 4411', 'quais peças são de aço?'];
+
+function tryThis(consoleUrl: string, router: boolean, model: boolean): string {
+  if (!router) return `\nEvery turn goes to the model (router off). Open ${consoleUrl}\n`;
+  const lines = firstQuestions.map((question, index) => `  ${index + 1}. ${question}\n`).join('');
+  const mode = model ? 'the router reads each turn first; what it cannot read goes to the model' : 'no model configured: the router reads and answers on its own';
+  return `\nOpen ${consoleUrl} and try (${mode}):\n${lines}`;
 }
 
 /**

@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoApp, demoActor, demoActorNames, demoChatHost } from '../../src/demo/index.js';
+import type { App } from '../../src/data/index.js';
+import { createChatStack, createServer, parseConfig } from '../../src/server/index.js';
+import type { ChatStack, PlumbServer } from '../../src/server/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const artifacts = join(root, 'test-artifacts', 'console');
+
+/** The console as `npm start` serves it: the demo, its host tools and router words, and no model. */
+describe('the console on the embedded default (no model)', () => {
+  let browser: Browser;
+  let app: App;
+  let stack: ChatStack;
+  let server: PlumbServer;
+  let url: string;
+  let dir: string;
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    dir = mkdtempSync(join(tmpdir(), 'plumb-console-router-'));
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
+    const config = parseConfig({ database: join(dir, 'chat.sqlite'), rateLimit: { requests: 1000 } });
+    stack = await createChatStack({ app, config, host: demoChatHost(app) });
+    server = await createServer({
+      app,
+      engine: stack.engine,
+      settings: config,
+      login: { names: demoActorNames.filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : demoActor(name)) },
+      consoleInfo: { provider: 'none (router only)', model: '—', router: 'on', examples: ['which parts are made of steel?', 'how many open tasks does Apollo have?'] },
+    });
+    url = await server.listen({ port: 0, host: '127.0.0.1' });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await stack?.close();
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = async (page: Page, user: string): Promise<void> => {
+    await page.goto(`${url}/console/`);
+    await expect.poll(() => page.textContent('#transport')).toBe('WebSocket');
+    if (user === 'anonymous') return;
+    await page.selectOption('#user', user);
+    await Promise.all([page.waitForEvent('load'), page.click('#login button')]);
+    await expect.poll(() => page.inputValue('#user')).toBe(user);
+  };
+
+  const ask = async (page: Page, text: string): Promise<void> => {
+    await page.fill('#prompt', text);
+    await page.press('#prompt', 'Enter');
+  };
+
+  const lastAnswer = (page: Page) => page.locator('.msg.assistant').last();
+
+  it('offers the example questions and answers one from the data, with the plan and the tool row', async () => {
+    const page = await browser.newPage();
+    await open(page, 'anonymous');
+    expect(await page.textContent('#router')).toBe('on (reads each turn first)');
+    const example = page.locator('#examples button', { hasText: 'which parts are made of steel?' });
+    await example.click();
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material name = Steel:');
+    expect(await lastAnswer(page).textContent()).toContain('name: Bolt, sku: BLT-100');
+    expect(await page.locator('.plan').last().getAttribute('data-outcome')).toBe('run');
+    expect(await page.locator('.plan code').last().textContent()).toBe(' query_part');
+    expect(await page.locator('details.tool[data-tool="query_part"]').count()).toBe(1);
+    expect(await page.locator('#examples').isHidden()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'router-read.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('counts, and shows many rows as a table', async () => {
+    const page = await browser.newPage();
+    await open(page, 'anonymous');
+    await ask(page, 'how many open tasks does Apollo have?');
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('4 tasks (count of tasks where done = false, project name = Apollo).');
+    await ask(page, 'show me all parts');
+    await expect.poll(() => lastAnswer(page).locator('table tbody tr').count()).toBe(20);
+    expect(await lastAnswer(page).locator('table th').allTextContents()).toEqual(['id', 'name', 'sku', 'unitPrice', 'stock']);
+    expect(await lastAnswer(page).textContent()).toContain('… and 4 more (total 24).');
+    await page.screenshot({ path: join(artifacts, 'router-table.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('asks for a missing amount, then holds the charge for confirmation and runs it once confirmed', async () => {
+    const page = await browser.newPage();
+    await open(page, 'alice');
+    await page.click('#new-thread');
+    await ask(page, 'charge order 4411');
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('To charge card, which amount?');
+    await ask(page, '40.00');
+    const card = page.locator('.card').last();
+    await card.waitFor();
+    expect(await card.locator('code').textContent()).toBe('charge_card');
+    expect(await card.locator('pre').textContent()).toContain('"40.00"');
+    await page.screenshot({ path: join(artifacts, 'router-confirmation.png'), fullPage: true });
+    await card.locator('button', { hasText: 'Confirm' }).click();
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('Charged 40.00 to order 4411.');
+    await page.close();
+  });
+
+  it('refuses what it cannot read, saying what it can do', async () => {
+    const page = await browser.newPage();
+    await open(page, 'anonymous');
+    await ask(page, 'who is your favourite poet?');
+    await expect.poll(() => page.locator('.plan').last().getAttribute('data-outcome')).toBe('unread');
+    expect(await lastAnswer(page).textContent()).toMatch(/could not read|not something I can read/);
+    await page.close();
+  });
+});
