@@ -99,3 +99,11 @@ describe('the date table', () => {
     expect(plan.steps[0]?.selection.arguments).toEqual({ time_max: '2026-11-02T00:00:00-03:00', time_min: '2026-10-26T00:00:00-03:00' });
   });
 });
+
+describe('a month date followed by a day part', () => {
+  it('reads "December 9 afternoon" as that afternoon, not the whole day', () => {
+    expect(readDates('am I free December 9 afternoon?', { now: '2026-11-30T10:00:00+00:00' })).toEqual([
+      { text: 'December 9 afternoon', start: '2026-12-09T12:00:00+00:00', end: '2026-12-09T18:00:00+00:00', grain: 'part' },
+    ]);
+  });
+});

@@ -330,6 +330,8 @@ function chronoDates(folded: string, grammar: DateGrammar, clock: HostClock | nu
     for (const pattern of grammar.time) {
       for (const m of result.text.matchAll(pattern)) if (m.index > 0) end = Math.min(end, begin + m.index);
     }
+    // So is a day part ("December 9 in the afternoon"): the router joins it to the date itself.
+    for (const m of result.text.matchAll(grammar.part)) if (m.index > 0) end = Math.min(end, begin + result.text.slice(0, m.index).trimEnd().replace(/\s+(?:in the|in|on the|on|at|a|de|da|do|na|no|pela|pelo)$/, '').length);
     if (start.isCertain('day')) {
       const from = Date.UTC(year, month, start.get('day') ?? 1);
       const to = result.end?.isCertain('day') ? Date.UTC(result.end.get('year') ?? year, (result.end.get('month') ?? month + 1) - 1, result.end.get('day') ?? 1) + DAY : from + DAY;
