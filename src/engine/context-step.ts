@@ -15,6 +15,7 @@ const summaryInstructions =
  */
 export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
   if (run.window === undefined) {
+    await run.loadThread();
     // Fixed once per run, so that the rounds of one turn share one summary.
     const { settings } = run.parts;
     const selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);

@@ -322,9 +322,21 @@ class PlumbEngine implements Engine {
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });
     // The turn stays `accepted` until its first step commits as `running` (one transaction fewer);
     // a new thread's journal is just the user item, so it need not be read back.
-    const items = begun.userItem.ordinal === 1 ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
+    // A router turn reads only its own items until a model round needs the thread's.
+    const items = begun.userItem.ordinal === 1 || this.#parts.routing !== undefined ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
     await this.#run(
-      new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn: begun.turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm, language: request.language }),
+      new TurnRun({
+        parts: this.#parts,
+        actor: request.actor,
+        thread,
+        turn: begun.turn,
+        channel,
+        items,
+        counters: emptyCounters,
+        canConfirm: request.canConfirm,
+        language: request.language,
+        turnItemsOnly: this.#parts.routing !== undefined && begun.userItem.ordinal !== 1,
+      }),
       () => Promise.resolve(),
     );
   }

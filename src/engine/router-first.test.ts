@@ -318,6 +318,21 @@ describe('the router session of a thread', () => {
     expect(one.calls).toEqual([{ name: 'charge_card', args: { order_id: '4411', amount: '40.00' } }]);
   });
 
+  it('is rotated before a turn once its check history reached maxRouterSessionHistory, keeping its language', async () => {
+    const made = kit({ settings: { maxRouterSessionHistory: 4 } });
+    const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'mostre o pedido 4411', language: 'pt-BR' });
+    const threadId = first.events[0]!.thread_id;
+    const idOf = async (): Promise<string> => (JSON.parse((await made.store.getThread(threadId))!.routerSession!) as { sessionId: string }).sessionId;
+    const before = await idOf();
+    await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'mostre o pedido 4412' });
+    expect(await idOf()).toBe(before);
+    const third = await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'mostre o pedido 4413' });
+    expect(planOf(third.events)).toMatchObject({ outcome: 'run', language: 'pt-BR' });
+    expect(await idOf()).not.toBe(before);
+    const notes = (await made.store.listItems(threadId)).filter((item) => item.kind === 'retry_marker' && (item.data as { event?: string }).event === 'router_session_rotated');
+    expect(notes).toHaveLength(1);
+  });
+
   it('is replaced, with a note in the journal, when the catalogue changed', async () => {
     const store = createMemoryStore();
     const first = kit({}, store);

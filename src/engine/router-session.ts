@@ -1,29 +1,58 @@
 import { isPlumbError } from '../core/index.js';
-import { sessionFromJSON } from '../router/index.js';
+import { MAX_HISTORY, sessionFromJSON } from '../router/index.js';
 import { newItems } from './journal.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
 import type { TurnRun } from './turn-run.js';
 
+/** Check-history entries a plan step can add (a check and its outcome) times a generous plan size. */
+const TURN_MARGIN = 100;
+
 /**
  * The thread's session: restored from the thread (a session written against an older vocabulary
  * is adopted), or a new one when there is none or it cannot be restored (the catalogue changed);
- * a replaced session is noted in the journal, and the turn goes on.
+ * a replaced session is noted in the journal, and the turn goes on. Before a new turn is read, a
+ * session whose check history reached `maxRouterSessionHistory` (and has no open question), or
+ * nears the router's own bound, is rotated: a new session in the same language, noted likewise.
  */
-export async function openSession(run: TurnRun, routing: RoutingParts): Promise<SessionHandle> {
+export async function openSession(run: TurnRun, routing: RoutingParts, newTurn: boolean): Promise<SessionHandle> {
   const router = routing.reader.router();
   const json = run.thread.routerSession;
-  let replaced: { code: string; message: string } | undefined;
+  let note: Readonly<Record<string, string | number>> | undefined;
+  let language = run.language;
   if (json !== null && json !== '') {
-    try {
-      return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
-    } catch (error) {
-      replaced = isPlumbError(error) ? { code: error.code, message: error.message } : { code: 'router_invalid_session', message: 'The saved router session could not be read.' };
+    const rotate = newTurn ? rotation(json, run.parts.settings.maxRouterSessionHistory) : undefined;
+    if (rotate === undefined) {
+      try {
+        return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
+      } catch (error) {
+        note = isPlumbError(error)
+          ? { event: 'router_session_replaced', code: error.code, message: error.message }
+          : { event: 'router_session_replaced', code: 'router_invalid_session', message: 'The saved router session could not be read.' };
+      }
+    } else {
+      note = { event: 'router_session_rotated', checks: rotate.entries, message: `The router session carried ${rotate.entries} check entries; a new one starts.` };
+      language = rotate.language ?? language;
     }
   }
   const onUnread = routing.onUnread === 'model' && run.parts.provider !== undefined ? 'model' : 'refuse';
-  const session = router.session(run.language === undefined ? { onUnread } : { onUnread, language: run.language });
-  if (replaced !== undefined) await run.append([newItems.note({ event: 'router_session_replaced', ...replaced })]);
+  const session = router.session(language === undefined ? { onUnread } : { onUnread, language });
+  if (note !== undefined) await run.append([newItems.note(note)]);
   return { router, session, saved: '' };
+}
+
+/** Whether a saved session is due for rotation: its history length and language, or undefined. */
+function rotation(json: string, limit: number): { readonly entries: number; readonly language: string | undefined } | undefined {
+  let state: { history?: unknown; answered?: { open?: unknown }; answerSettings?: { language?: unknown } };
+  try {
+    state = JSON.parse(json) as typeof state;
+  } catch {
+    return undefined; // restoring reports it
+  }
+  const entries = Array.isArray(state.history) ? state.history.length : 0;
+  const open = state.answered?.open !== null && state.answered?.open !== undefined;
+  if (entries < Math.min(limit, MAX_HISTORY - TURN_MARGIN) || (open && entries < MAX_HISTORY - TURN_MARGIN)) return undefined;
+  const language = state.answerSettings?.language;
+  return { entries, language: typeof language === 'string' ? language : undefined };
 }
 
 /** Writes the session to its thread when it changed since it was read or last written. */

@@ -36,12 +36,13 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
   let next: PlanNext;
   if (planned === undefined) {
     if (routing.reader.stale?.() === true) await refreshReader(run, routing);
-    run.session = await openSession(run, routing);
+    run.session = await openSession(run, routing, true);
     const text = itemText(turnItems.find((item) => item.kind === 'user_text') ?? turnItems[0]!);
     plan = run.session.session.read(text, { context: { now: rfc3339(run.parts.clock()) } });
     next = nextFor(run, routing, plan);
     await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
-    await saveSession(run);
+    // A run's first step, or the turn's end, writes the session; a model turn may take long.
+    if (next === 'model') await saveSession(run);
     const waiting = run.emit(planEventOf(plan));
     if (waiting !== undefined) await waiting;
     if (plan.outcome === 'ask' && plan.chain.length > 0) {
@@ -58,7 +59,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
       }
     }
   } else {
-    run.session = await openSession(run, routing);
+    run.session = await openSession(run, routing, false);
     const data = planItemOf(planned);
     plan = data.plan as unknown as TurnPlan;
     next = data.next;

@@ -59,6 +59,11 @@ export const engineSettingsSchema = z.strictObject({
   onUnread: z.enum(['model', 'refuse']).nullable().default(null),
   /** Ask the person to rephrase an unread turn first; null: false with a provider, the rulebook's without. */
   askToRephrase: z.boolean().nullable().default(null),
+  /**
+   * Check-history entries a thread's router session carries before a new session starts (at the next
+   * turn without an open question): every check re-verifies the whole hash chain, so this bounds its cost.
+   */
+  maxRouterSessionHistory: z.int().positive().default(100),
 });
 
 export type EngineSettingsInput = z.input<typeof engineSettingsSchema>;

@@ -65,6 +65,8 @@ export class TurnRun {
   session: SessionHandle | undefined;
   /** The language a new router session of the thread reads in (the sender's choice). */
   readonly language: string | undefined;
+  /** False while `items` holds only this turn's items (a router turn needs no more until a model round). */
+  #wholeThread: boolean;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(init: {
@@ -77,6 +79,8 @@ export class TurnRun {
     counters: TurnCounters;
     canConfirm?: boolean | undefined;
     language?: string | undefined;
+    /** `items` holds only this turn's items; the thread's are read on the first model round. */
+    turnItemsOnly?: boolean | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -88,6 +92,7 @@ export class TurnRun {
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
     this.language = init.language;
+    this.#wholeThread = init.turnItemsOnly !== true;
   }
 
   get signal(): AbortSignal {
@@ -119,6 +124,14 @@ export class TurnRun {
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
     for (const record of records) this.items.push(record);
     return records;
+  }
+
+  /** Makes `items` the whole thread's journal (once): the model's context needs it. */
+  async loadThread(): Promise<void> {
+    if (this.#wholeThread) return;
+    const all = await this.parts.store.listItems(this.thread.id);
+    this.items.splice(0, this.items.length, ...all);
+    this.#wholeThread = true;
   }
 
   turnItems(): ItemRecord[] {
