@@ -362,6 +362,8 @@ describe('router-first turns with a model configured', () => {
     expect(planOf(joke.events).outcome).toBe('unread');
     expect(joke.answer).toBe('Why did the part cross the road?');
     expect(made.provider!.requests).toHaveLength(1);
+    // The model sees the whole conversation, the router's turns included.
+    expect(JSON.stringify(made.provider!.requests[0]!.messages)).toContain('show me order 4411');
     expect(await journal(made.store, threadId)).toEqual([
       'user_text',
       'plan:run/run',
