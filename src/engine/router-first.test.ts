@@ -394,6 +394,21 @@ describe('router-first turns with a model configured', () => {
     expect(answer).toBe('I cannot send it there.');
   });
 
+  it('answers a model call whose arguments the check does not validate with invalid_arguments, without running it', async () => {
+    const made = kit({
+      script: {
+        completions: [
+          { toolCalls: [{ id: 'm1', name: 'get_order', arguments: { order_id: 'forty-four' } }] },
+          { when: { toolResultContains: 'invalid_arguments' }, text: 'Which order number?' },
+        ],
+      },
+    });
+    const { events, answer } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'what about my purchase from last spring' });
+    expect(events.find((event) => event.type === 'tool_result')).toMatchObject({ result: { error: { code: 'invalid_arguments' } } });
+    expect(made.calls).toEqual([]);
+    expect(answer).toBe('Which order number?');
+  });
+
   it('lets the model write the answer over the router results with answerWith model, its tools disabled', async () => {
     const made = kit({ script: { completions: [{ text: 'Order 4411 is paid.' }] }, settings: { answerWith: 'model' } });
     const { events, answer } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'show me order 4411' });

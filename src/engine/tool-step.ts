@@ -108,7 +108,10 @@ async function checkedExecute(run: TurnRun, call: ToolCallPart, effect: string):
   const args = parsedArguments(call.arguments);
   if (handle === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) return execute(run, call, effect);
   const check = handle.session.checkToolCall({ tool: call.name, arguments: args as JsonObject });
-  if (!check.allowed && check.code !== 'confirmation_required') return { error: { code: 'tool_refused', message: check.reason } };
+  if (!check.allowed && check.code !== 'confirmation_required') {
+    // Arguments that do not validate keep their usual code, so that the model's correction bound applies.
+    return { error: { code: check.code === 'invalid_arguments' ? 'invalid_arguments' : 'tool_refused', message: check.reason } };
+  }
   const result = await execute(run, call, effect);
   if (check.allowed) handle.session.ran(check, runOutcomeOf(result as JsonValue));
   return result;
