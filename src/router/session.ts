@@ -11,6 +11,7 @@ import type { ConfirmationToken } from './tokens.js';
 import { issueToken, sameArguments, tokenIsGenuine } from './tokens.js';
 import type { Effect, Language, OnUnread, RouterContext, TurnPlan } from './types.js';
 import { asLanguage } from './vocabulary.js';
+import { guessLanguage } from './language-guess.js';
 
 export const SESSION_FORMAT = 1;
 /** Bounds on what a session carries. */
@@ -74,7 +75,8 @@ export interface HistoryEntry {
 
 export interface SessionState {
   readonly agent: string | null;
-  readonly answerSettings: { readonly language: Language; readonly maxRephrase: number; readonly askToRephrase: boolean };
+  /** `fixedLanguage`: the host chose the language; otherwise each turn's own language is followed. */
+  readonly answerSettings: { readonly language: Language; readonly fixedLanguage?: true; readonly maxRephrase: number; readonly askToRephrase: boolean };
   readonly answered: {
     readonly open: TurnPlan | null;
     readonly rephrasesSpent: number;
@@ -116,7 +118,7 @@ export function createSession(router: Router, options: SessionOptions): Session 
   const language = options.language === undefined ? router.vocabulary.language : asLanguage(options.language);
   const state: SessionState = {
     agent: options.agent ?? null,
-    answerSettings: { language, maxRephrase: router.rulebook.maxRephrase, askToRephrase: router.rulebook.askToRephrase },
+    answerSettings: { language, ...(options.language === undefined ? {} : { fixedLanguage: true as const }), maxRephrase: router.rulebook.maxRephrase, askToRephrase: router.rulebook.askToRephrase },
     answered: { open: null, rephrasesSpent: 0, reads: 0, values: {}, thumbs: [] },
     catalogue: { version: router.catalogueVersion, vocabularyDigest: router.vocabularyDigest },
     context: options.context ?? {},
@@ -197,12 +199,15 @@ class RouterSession implements Session {
     const readOptions = this.#options(index, context);
     const core = this.#router.core;
     const open = this.#state.answered.open;
-    const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? readTurn(core, text, readOptions);
+    const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? this.#readInTurnLanguage(text, readOptions);
+    const settings = this.#state.answerSettings;
+    const answerSettings = settings.language === plan.language ? settings : { ...settings, language: plan.language };
     const spent = plan.guidance?.next === 'Rephrase' ? 1 : 0;
     const values: Record<string, JsonValue> = { ...this.#state.answered.values };
     if (plan.outcome === 'run') for (const step of plan.steps) Object.assign(values, step.selection.arguments);
     this.#state = {
       ...this.#state,
+      answerSettings,
       context,
       answered: {
         ...this.#state.answered,
@@ -214,6 +219,21 @@ class RouterSession implements Session {
       turns: [...this.#state.turns, text.slice(0, 4000)].slice(-MAX_TURNS_KEPT),
     };
     return plan;
+  }
+
+  /**
+   * A new turn, read in its own language unless the host fixed one: the language its words show, else
+   * the conversation's; a turn one language leaves unread is read in the other, and taken from it when
+   * that one reads it.
+   */
+  #readInTurnLanguage(text: string, options: ReadOptions): TurnPlan {
+    const core = this.#router.core;
+    if (this.#state.answerSettings.fixedLanguage === true) return readTurn(core, text, options);
+    const language = guessLanguage(core.languages, text) ?? options.language;
+    const plan = readTurn(core, text, { ...options, language });
+    if (plan.outcome !== 'unread') return plan;
+    const other = readTurn(core, text, { ...options, language: language === 'en' ? 'pt-BR' : 'en' });
+    return other.outcome === 'unread' ? plan : other;
   }
 
   /**
