@@ -14,3 +14,5 @@ export { runDataset } from './run-dataset.js';
 export type { RunDatasetOptions, TurnResult } from './run-dataset.js';
 export { metricsOf, meetsTargets, formatReport, defaultTargets } from './report.js';
 export type { EvalMetrics } from './report.js';
+export { demoCaseOpener, demoConfirmedTools } from './demo-kit.js';
+export type { DemoKitOptions } from './demo-kit.js';

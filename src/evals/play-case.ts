@@ -4,12 +4,19 @@ import type { EvalActorName, EvalCase, EvalDecision, EvalTurn } from './dataset-
 /** One event as the runner reads it: any transport event, `plan` included; unknown fields are ignored. */
 export interface EvalEvent {
   readonly type: string;
-  readonly [key: string]: unknown;
 }
 
 /** What the runner needs from an engine: its two streaming entry points. */
 export interface EvalEngine {
-  send(request: { readonly actor: Actor; readonly threadId?: string; readonly requestKey: string; readonly text: string; readonly signal?: AbortSignal }): AsyncIterable<EvalEvent>;
+  send(request: {
+    readonly actor: Actor;
+    readonly threadId?: string;
+    readonly requestKey: string;
+    readonly text: string;
+    /** The language the person chose for the thread (the case's). */
+    readonly language?: string;
+    readonly signal?: AbortSignal;
+  }): AsyncIterable<EvalEvent>;
   confirm(request: { readonly actor: Actor; readonly confirmationId: string; readonly confirmed: boolean; readonly signal?: AbortSignal }): AsyncIterable<EvalEvent>;
 }
 
@@ -64,7 +71,14 @@ export async function playCase(kit: EvalCaseKit, evalCase: EvalCase, signal?: Ab
   for (const [index, turn] of evalCase.turns.entries()) {
     signal?.throwIfAborted();
     const state = new TurnObservation();
-    const stream = kit.engine.send({ actor, ...(threadId === undefined ? {} : { threadId }), requestKey: `${evalCase.id}#${index + 1}`, text: turn.text, ...(signal === undefined ? {} : { signal }) });
+    const stream = kit.engine.send({
+      actor,
+      ...(threadId === undefined ? {} : { threadId }),
+      requestKey: `${evalCase.id}#${index + 1}`,
+      text: turn.text,
+      language: evalCase.language,
+      ...(signal === undefined ? {} : { signal }),
+    });
     let pending = await state.read(stream);
     while (pending !== null && state.confirmationCount < MAX_CONFIRMATIONS) {
       const decision = decisionFor(turn, state.confirmationCount);
@@ -110,7 +124,8 @@ class TurnObservation {
   async read(stream: AsyncIterable<EvalEvent>): Promise<PendingConfirmation | null> {
     let pending: PendingConfirmation | null = null;
     this.#done = false;
-    for await (const event of stream) {
+    for await (const item of stream) {
+      const event = item as EvalEvent & Readonly<Record<string, unknown>>;
       this.#events++;
       if (typeof event.thread_id === 'string') this.threadId ??= event.thread_id;
       switch (event.type) {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { anonymous, userActor } from '../core/index.js';
 import { argumentsMatch, containsFact, formatReport, metricsOf, parseDataset, runDataset } from './index.js';
-import type { EvalCaseKit, EvalEngine, EvalEvent } from './index.js';
+import type { EvalCaseKit, EvalEngine } from './index.js';
+
+type EvalEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
 
 /** A stand-in engine: each turn text has a script of events; a confirmation continues with the approved or rejected events. */
 function scriptedKit(script: Record<string, { send: EvalEvent[]; approve?: EvalEvent[]; reject?: EvalEvent[] }>, log: string[]): EvalCaseKit {

@@ -1,0 +1,60 @@
+/**
+ * `npm run bench -- default [--store memory|sqlite] [--case <id part>] [--json <file>]`
+ *
+ * The embedded default, measured: plays `evals/datasets/demo-default.yaml` through the engine with
+ * the demo's app reader and no provider (each case on a fresh seeded demo), and prints coverage,
+ * precision, the must-be-unread share, a breakdown by kind and language, and every failing turn with
+ * why. Targets: precision 100%, coverage ≥ 90%, every must-be-unread turn unread.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoCaseOpener, demoConfirmedTools, formatReport, loadDataset, metricsOf, runDataset } from '../src/evals/index.js';
+import type { Benchmark } from './harness.js';
+import { machineLine, printTable, summarize } from './harness.js';
+
+const DATASET = join(import.meta.dirname, '..', 'evals', 'datasets', 'demo-default.yaml');
+
+function option(args: readonly string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+const benchmark: Benchmark = {
+  name: 'default',
+  async run(args) {
+    const store = option(args, '--store') === 'sqlite' ? 'sqlite' : 'memory';
+    const only = option(args, '--case');
+    const dataset = await loadDataset(DATASET);
+    const directory = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'plumb-bench-default-')) : undefined;
+    const caseMs: number[] = [];
+    let last = performance.now();
+    try {
+      const started = performance.now();
+      const results = await runDataset(dataset, {
+        openCase: demoCaseOpener({ now: new Date(dataset.now), store, ...(directory === undefined ? {} : { directory }) }),
+        confirmedTools: demoConfirmedTools(),
+        ...(only === undefined ? {} : { filter: (item) => item.id.includes(only) }),
+        onCase: () => {
+          const now = performance.now();
+          caseMs.push(now - last);
+          last = now;
+        },
+      });
+      const wallMs = performance.now() - started;
+      const title = `${dataset.name} — ${machineLine()}`;
+      console.log(`\n${formatReport(results, title)}`);
+      const m = metricsOf(results);
+      const perCase = summarize(caseMs);
+      printTable('Run', ['cases', 'turns', 'store', 'wall s', 'median ms per case (fresh demo, reader, engine)', 'p99 ms per case'], [
+        [String(caseMs.length), String(m.turns), store, wallMs / 1000, perCase.median, perCase.p99],
+      ]);
+      const json = option(args, '--json');
+      if (json !== undefined) writeFileSync(json, `${JSON.stringify({ metrics: m, results }, null, 2)}\n`);
+    } finally {
+      if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+    }
+  },
+};
+
+export default benchmark;

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- reading-latency [--turns 400]`
+ *
+ * A router-only turn (the router reads it, the dispatcher runs its reads, the renderer writes the
+ * answer; no model) on the demo with the SQLite store: through the engine, then through HTTP on
+ * loopback (`POST /chat/` answered as JSON, `POST /chat/stream/` as SSE) served by `createServer`
+ * over the same engine. Three turns: a data read ("which parts are made of steel?"), a count ("how
+ * many parts are made of steel?") and a host tool ("show me order 4411"), all asked by Alice (the
+ * engine continues the asker's latest thread, so her session is restored from the store every turn).
+ * Target ≤ 5 ms median through HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authenticateDemo, createDemoApp, createDemoHostTools, demoActors, demoRulebookYaml, demoToolSettings, demoVocabularyYaml } from '../src/demo/index.js';
+import { createAppReader, createEngine } from '../src/engine/index.js';
+import type { Engine } from '../src/engine/index.js';
+import { createServer, parseConfig } from '../src/server/index.js';
+import { openSqliteStore } from '../src/store/index.js';
+import { createChatTools } from '../src/tools/index.js';
+import type { Benchmark } from './harness.js';
+import { machineLine, measure, printTable, summarize } from './harness.js';
+
+const TURNS: readonly (readonly [string, string])[] = [
+  ['data read', 'which parts are made of steel?'],
+  ['count', 'how many parts are made of steel?'],
+  ['host tool (get_order)', 'show me order 4411'],
+];
+
+function option(args: readonly string[], name: string, fallback: string): string {
+  const index = args.indexOf(name);
+  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
+}
+
+/** Reads a turn's events to its end; returns what the plan said and whether it finished. */
+async function turn(engine: Engine, text: string, requestKey: string): Promise<string> {
+  let outcome = 'none';
+  let done = false;
+  for await (const event of engine.send({ actor: demoActors.alice, text, requestKey })) {
+    if (event.type === 'plan') outcome = event.outcome;
+    else if (event.type === 'done') done = true;
+    else if (event.type === 'error') throw new Error(`${text}: ${event.code} ${event.message}`);
+  }
+  if (!done) throw new Error(`${text}: the turn did not finish`);
+  return outcome;
+}
+
+const micro = (samples: readonly number[]): { median: number; p99: number; mean: number } => {
+  const s = summarize(samples.map((ms) => ms * 1000));
+  return { median: s.median, p99: s.p99, mean: s.mean };
+};
+
+const benchmark: Benchmark = {
+  name: 'reading-latency',
+  async run(args) {
+    const count = Number(option(args, '--turns', '400'));
+    const warmup = Math.min(50, count);
+    const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-reading-'));
+    const app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
+    const store = openSqliteStore({ path: join(dir, 'chat.sqlite') });
+    const hostTools = createDemoHostTools(app);
+    const chatTools = createChatTools(app, demoToolSettings);
+    const reader = await createAppReader({ app, hostTools, modelTools: chatTools.tools, vocabulary: demoVocabularyYaml, rulebook: demoRulebookYaml, secret: 'bench-reading-latency-secret' });
+    const engine = createEngine({ app, store, tools: [...chatTools.tools, ...hostTools], reader, toolSettings: chatTools.settings });
+    await engine.ready;
+    const server = await createServer({ app, engine, settings: parseConfig({ rateLimit: { requests: null } }), authenticate: authenticateDemo, console: false });
+    const rows: (string | number)[][] = [];
+    const outcomes: string[] = [];
+    try {
+      const base = await server.listen({ port: 0, host: '127.0.0.1' });
+      const csrf = await fetch(`${base}/chat/csrf/`);
+      const token = ((await csrf.json()) as { token: string }).token;
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie: `plumb_csrf=${encodeURIComponent(token)}`, 'x-plumb-user': 'alice' };
+      let key = 0;
+      for (const [label, text] of TURNS) {
+        const first = await turn(engine, text, `probe-${key++}`);
+        console.error(`${label}: ${first}; measuring`);
+        outcomes.push(`${label}: ${first}`);
+        const direct = micro(await measure(count, () => turn(engine, text, `e-${key++}`), warmup));
+        console.error(`  engine ${direct.median.toFixed(0)} µs`);
+        const json = micro(
+          await measure(count, async () => {
+            const response = await fetch(`${base}/chat/`, { method: 'POST', headers, body: JSON.stringify({ text }) });
+            const body = await response.text();
+            if (response.status !== 200 || body.includes('"type":"error"')) throw new Error(`POST /chat/ ${response.status}: ${body.slice(0, 200)}`);
+          }, warmup),
+        );
+        console.error(`  POST /chat/ ${json.median.toFixed(0)} µs`);
+        const sse = micro(
+          await measure(count, async () => {
+            const response = await fetch(`${base}/chat/stream/`, { method: 'POST', headers, body: JSON.stringify({ text }) });
+            const body = await response.text();
+            if (response.status !== 200 || !body.includes('"type":"done"')) throw new Error(`POST /chat/stream/ ${response.status}: ${body.slice(0, 200)}`);
+          }, warmup),
+        );
+        console.error(`  POST /chat/stream/ ${sse.median.toFixed(0)} µs`);
+        rows.push([label, text, direct.median, direct.p99, json.median, json.p99, sse.median, sse.p99, json.median <= 5000 ? 'yes' : 'no']);
+      }
+    } finally {
+      await server.close();
+      await engine.close();
+      await store.close();
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    printTable(`Router-only turn latency, SQLite store (µs) — ${machineLine()}`, ['turn', 'text', 'engine median', 'engine p99', 'POST /chat/ median', 'POST /chat/ p99', 'POST /chat/stream/ median', 'p99', 'HTTP ≤ 5 ms'], rows);
+    console.log(`\nplans: ${outcomes.join('; ')} · ${count} turns per cell after ${warmup} unmeasured · load average ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
+  },
+};
+
+export default benchmark;
