@@ -33,7 +33,7 @@ describe('plumb serve', () => {
   beforeAll(async () => {
     const config = join(dir.path, 'plumb.config.json');
     writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite'), allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'] }));
-    server = await startServe(['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config, '--provider', `scripted:${join(root, 'test/server/fixtures/demo-script.json')}`]);
+    server = await startServe(['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config, '--provider', `scripted:${join(root, 'test/server/fixtures/demo-script.json')}`, '--router', 'off']);
   });
   afterAll(() => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');

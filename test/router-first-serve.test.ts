@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket } from './server/harness.js';
+import { tempDir } from './support/temp.js';
+
+const root = join(import.meta.dirname, '..');
+
+interface Served {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly output: () => string;
+}
+
+/** `plumb serve --demo` in its own process, with no model: the embedded default as `npm start` runs it. */
+async function startServe(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', ...args], { cwd: root });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1] !== undefined && output.includes('3. ')) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+interface HttpTurn {
+  readonly answer: string;
+  readonly thread?: string;
+  readonly events: readonly { type: string; [key: string]: unknown }[];
+}
+
+async function chat(base: string, text: string, user?: string, thread?: string): Promise<HttpTurn> {
+  const { token } = (await (await fetch(`${base}/chat/csrf/`)).json()) as { token: string };
+  const response = await fetch(`${base}/chat/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: `plumb_csrf=${encodeURIComponent(token)}`, ...(user === undefined ? {} : { 'x-plumb-user': user }) },
+    body: JSON.stringify({ text, ...(thread === undefined ? {} : { thread }) }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as HttpTurn;
+}
+
+describe('router-first turns served by two plumb serve processes on one database (no model)', () => {
+  const dir = tempDir();
+  let first: Served;
+  let second: Served;
+  beforeAll(async () => {
+    const config = join(dir.path, 'plumb.config.json');
+    writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite') }));
+    const args = ['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config];
+    first = await startServe(args);
+    second = await startServe(args);
+  }, 60_000);
+  afterAll(() => {
+    for (const served of [first, second]) if (served !== undefined && served.child.exitCode === null) served.child.kill('SIGKILL');
+    dir.remove();
+  });
+
+  it('prints the console URL and the three questions to try', () => {
+    expect(first.output()).toContain(`Open ${first.url}/console/ and try (no model configured: the router reads and answers on its own):`);
+    expect(first.output()).toContain('1. which parts are made of steel?');
+    expect(first.output()).toContain('2. how many open tasks does Apollo have?');
+    expect(first.output()).toContain('3. charge order 4411 (signed in as alice)');
+  });
+
+  it('answers a data question over HTTP from the rows, with the plan first', async () => {
+    const turn = await chat(first.url, 'which parts are made of steel?');
+    expect(turn.events.map((event) => event.type)).toEqual(['plan', 'tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(turn.events[0]).toMatchObject({ outcome: 'run', language: 'en' });
+    expect(turn.events[1]).toMatchObject({ name: 'query_part', args: { filters: { material__name: 'Steel' } } });
+    expect(turn.answer).toContain('5 parts where material name = Steel:');
+  });
+
+  it.each([
+    ['show me orders 4411 and 4412', 'bob', ['get_order', 'get_order'], ['Order 4411', 'total: 74.00', 'total: 121.00']],
+    ['mostre os pedidos 4411 e 4412', 'bob', ['get_order', 'get_order'], ['Pedido 4411', 'total: 74.00']],
+    ['what is the total of order 4411?', 'bob', ['get_order'], ['Order 4411 — total: 74.00']],
+    ['quais peças são de aço?', undefined, ['query_part'], ['5 peças com material name = Steel']],
+    ['how many open tasks does Apollo have?', undefined, ['query_task'], ['4 tasks (count of tasks where done = false, project name = Apollo).']],
+  ] as const)('reads "%s" over HTTP', async (text, user, tools, facts) => {
+    const turn = await chat(first.url, text, user);
+    expect(turn.events.filter((event) => event.type === 'tool_call').map((event) => event.name)).toEqual(tools);
+    for (const fact of facts) expect(turn.answer).toContain(fact);
+  });
+
+  it('never guesses: a question it cannot read is refused with what it can do', async () => {
+    const turn = await chat(first.url, 'who is your best customer?', 'alice');
+    expect(turn.events[0]).toMatchObject({ type: 'plan', outcome: 'unread' });
+    expect(turn.events.some((event) => event.type === 'tool_call')).toBe(false);
+    expect(turn.answer).not.toBe('');
+  });
+
+  it('asks for the amount on one process and runs the charge, confirmed over WebSocket, on the other', async () => {
+    const asked = await chat(first.url, 'charge order 4411', 'alice');
+    expect(asked.answer).toBe('To charge card, which amount?');
+    expect(asked.thread).toBeDefined();
+    const socket = await openSocket(`${second.url.replace('http', 'ws')}/chat/`, { headers: { 'x-plumb-user': 'alice' } });
+    try {
+      socket.socket.send(JSON.stringify({ type: 'message', text: '40.00', thread: asked.thread }));
+      const plan = await socket.next('plan');
+      expect(plan).toMatchObject({ outcome: 'run', thread_id: asked.thread });
+      const held = await socket.next('confirm_mutation');
+      expect(held).toMatchObject({ mutation: 'charge_card', input: { order_id: '4411', amount: '40.00' } });
+      socket.socket.send(JSON.stringify({ type: 'confirm', confirmation_id: held.id, confirmed: true }));
+      const result = await socket.next('tool_result');
+      expect(result).toMatchObject({ name: 'charge_card', result: { status: 'charged', balance: '14.00' } });
+      await socket.next('done');
+      const answer = socket.frames.filter((frame) => frame.type === 'text_chunk').map((frame) => frame.content).join('');
+      expect(answer).toContain('Charged 40.00 to order 4411.');
+    } finally {
+      socket.socket.close();
+    }
+    // The first process sees the charge the second made: same journal, same session.
+    const { events } = await chat(first.url, 'what is the total of order 4411?', 'alice', asked.thread);
+    const order = events.find((event) => event.type === 'tool_result')?.result as { paid: string; balance: string };
+    expect(order).toMatchObject({ paid: '60.00', balance: '14.00' });
+  });
+});
