@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- default [--store memory|sqlite] [--case <id part>] [--json <file>]`
+ * `npm run bench -- default [--dataset demo-default|demo-holdout] [--store memory|sqlite] [--case <id part>] [--json <file>]`
  *
  * The embedded default, measured: plays `evals/datasets/demo-default.yaml` through the engine with
  * the demo's app reader and no provider (each case on a fresh seeded demo), and prints coverage,
  * precision, the must-be-unread share, a breakdown by kind and language, and every failing turn with
- * why. Targets: precision 100%, coverage ≥ 90%, every must-be-unread turn unread.
+ * why. Targets: precision 100%, coverage ≥ 90%, every must-be-unread turn unread. `--dataset
+ * demo-holdout` plays the held-out phrasings instead (written after the first measurement).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { demoCaseOpener, demoConfirmedTools, formatReport, loadDataset, metricsO
 import type { Benchmark } from './harness.js';
 import { machineLine, printTable, summarize } from './harness.js';
 
-const DATASET = join(import.meta.dirname, '..', 'evals', 'datasets', 'demo-default.yaml');
+const DATASETS = join(import.meta.dirname, '..', 'evals', 'datasets');
 
 function option(args: readonly string[], name: string): string | undefined {
   const index = args.indexOf(name);
@@ -25,7 +26,9 @@ const benchmark: Benchmark = {
   async run(args) {
     const store = option(args, '--store') === 'sqlite' ? 'sqlite' : 'memory';
     const only = option(args, '--case');
-    const dataset = await loadDataset(DATASET);
+    const name = option(args, '--dataset') ?? 'demo-default';
+    if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`--dataset takes a name such as demo-holdout, not '${name}'`);
+    const dataset = await loadDataset(join(DATASETS, `${name}.yaml`));
     const directory = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'plumb-bench-default-')) : undefined;
     const caseMs: number[] = [];
     let last = performance.now();
