@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- default [--dataset demo-default|demo-holdout] [--store memory|sqlite] [--case <id part>] [--json <file>]`
+ * `npm run bench -- default [--dataset demo-default|demo-holdout] [--store memory|sqlite] [--case <id part>] [--no-language] [--json <file>]`
  *
  * The embedded default, measured: plays `evals/datasets/demo-default.yaml` through the engine with
  * the demo's app reader and no provider (each case on a fresh seeded demo), and prints coverage,
  * precision, the must-be-unread share, a breakdown by kind and language, and every failing turn with
  * why. Targets: precision 100%, coverage ≥ 90%, every must-be-unread turn unread. `--dataset
  * demo-holdout` plays the held-out phrasings instead (written after the first measurement).
+ * `--no-language` sends no language with the turns (the router picks it from the words).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ const benchmark: Benchmark = {
       const results = await runDataset(dataset, {
         openCase: demoCaseOpener({ now: new Date(dataset.now), store, ...(directory === undefined ? {} : { directory }) }),
         confirmedTools: demoConfirmedTools(),
+        sendLanguage: !args.includes('--no-language'),
         ...(only === undefined ? {} : { filter: (item) => item.id.includes(only) }),
         onCase: () => {
           const now = performance.now();
@@ -45,7 +47,7 @@ const benchmark: Benchmark = {
         },
       });
       const wallMs = performance.now() - started;
-      const title = `${dataset.name} — ${machineLine()}`;
+      const title = `${dataset.name}${args.includes('--no-language') ? ' (no language sent)' : ''} — ${machineLine()}`;
       console.log(`\n${formatReport(results, title)}`);
       const m = metricsOf(results);
       const perCase = summarize(caseMs);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createDemoApp, createDemoHostTools, demoActors, demoRulebookYaml, demoToolSettings, demoVocabularyYaml } from '../demo/index.js';
+import { createDemoApp, demoActors, demoChatHost } from '../demo/index.js';
 import { createAppReader, createEngine } from '../engine/index.js';
 import type { Engine } from '../engine/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
@@ -25,8 +25,9 @@ export function demoConfirmedTools(): readonly string[] {
 }
 
 /**
- * Opens each case on a fresh demo: a seeded in-memory shop, its app reader (host tools, the demo's
- * rulebook and vocabulary), and an engine with no provider, so that every answer is the router's.
+ * Opens each case on a fresh demo: a seeded in-memory shop, its app reader over `demoChatHost` (the
+ * demo's tools, rulebook and vocabulary, as `plumb serve --demo` uses them), and an engine with no
+ * provider, so that every answer is the router's.
  */
 export function demoCaseOpener(options: DemoKitOptions): OpenEvalCase {
   const secret = options.secret ?? 'plumb-evals-demo-default-secret';
@@ -38,17 +39,11 @@ export function demoCaseOpener(options: DemoKitOptions): OpenEvalCase {
     let store: Store | undefined;
     let engine: Engine | undefined;
     try {
-      const hostTools = createDemoHostTools(app);
-      const chatTools = createChatTools(app, demoToolSettings);
-      const reader = await createAppReader({
-        app,
-        hostTools,
-        modelTools: chatTools.tools,
-        vocabulary: demoVocabularyYaml,
-        rulebook: demoRulebookYaml,
-        secret,
-        clock,
-      });
+      // What `plumb serve --demo` adds to the chat stack: the demo's tools, tool settings, words and rules.
+      const host = demoChatHost(app);
+      const hostTools = host.tools;
+      const chatTools = createChatTools(app, host.toolSettings);
+      const reader = await createAppReader({ app, hostTools, modelTools: chatTools.tools, vocabulary: host.vocabulary, rulebook: host.rulebook, secret, clock });
       store = options.store === 'sqlite' ? openSqliteStore({ path: join(requireDirectory(options), `${evalCase.id}.sqlite`) }) : createMemoryStore();
       engine = createEngine({ app, store, tools: [...chatTools.tools, ...hostTools], reader, toolSettings: chatTools.settings, clock });
       await engine.ready;

@@ -7,7 +7,7 @@ export { parseDataset, loadDataset } from './load-dataset.js';
 export { argumentsMatch, valuesMatch } from './match-arguments.js';
 export { containsFact } from './match-facts.js';
 export { playCase } from './play-case.js';
-export type { EvalEngine, EvalEvent, EvalCaseKit, OpenEvalCase, ObservedTurn, ObservedCall, ObservedPlanStep } from './play-case.js';
+export type { EvalEngine, EvalEvent, EvalCaseKit, OpenEvalCase, ObservedTurn, ObservedCall, ObservedPlanStep, PlayOptions } from './play-case.js';
 export { scoreTurn } from './score-turn.js';
 export type { TurnScore, TurnVerdict, ScoreOptions } from './score-turn.js';
 export { runDataset } from './run-dataset.js';

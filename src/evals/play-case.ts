@@ -64,7 +64,14 @@ const MAX_CONFIRMATIONS = 8;
  * Plays a case's turns on one thread, in order, answering each confirm_mutation as the turn's
  * expectation says (a confirmation the turn did not expect is rejected, and shows in the result).
  */
-export async function playCase(kit: EvalCaseKit, evalCase: EvalCase, signal?: AbortSignal): Promise<ObservedTurn[]> {
+export interface PlayOptions {
+  /** Send the case's language with each turn, as a person who chose it (default true); false leaves it to the router. */
+  readonly sendLanguage?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+export async function playCase(kit: EvalCaseKit, evalCase: EvalCase, options: PlayOptions = {}): Promise<ObservedTurn[]> {
+  const { signal } = options;
   const actor = kit.actor(evalCase.actor);
   const observed: ObservedTurn[] = [];
   let threadId: string | undefined;
@@ -76,7 +83,7 @@ export async function playCase(kit: EvalCaseKit, evalCase: EvalCase, signal?: Ab
       ...(threadId === undefined ? {} : { threadId }),
       requestKey: `${evalCase.id}#${index + 1}`,
       text: turn.text,
-      language: evalCase.language,
+      ...(options.sendLanguage === false ? {} : { language: evalCase.language }),
       ...(signal === undefined ? {} : { signal }),
     });
     let pending = await state.read(stream);

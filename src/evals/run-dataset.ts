@@ -28,6 +28,8 @@ export interface RunDatasetOptions {
   /** Only the cases whose id passes. */
   readonly filter?: (evalCase: EvalCase) => boolean;
   readonly signal?: AbortSignal;
+  /** Send each case's language with its turns (default true); false measures the router's own choice. */
+  readonly sendLanguage?: boolean;
   /** Called after each case, for progress. */
   readonly onCase?: (evalCase: EvalCase, results: readonly TurnResult[]) => void;
 }
@@ -48,7 +50,10 @@ export async function runDataset(dataset: EvalDataset, options: RunDatasetOption
     try {
       const kit = await options.openCase(evalCase, options.signal);
       try {
-        observed = await playCase(kit, evalCase, options.signal);
+        observed = await playCase(kit, evalCase, {
+          ...(options.sendLanguage === undefined ? {} : { sendLanguage: options.sendLanguage }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
       } finally {
         await kit.close();
       }
