@@ -36,13 +36,17 @@ interface HttpTurn {
   readonly events: readonly { type: string; [key: string]: unknown }[];
 }
 
-async function chat(base: string, text: string, user?: string, thread?: string): Promise<HttpTurn> {
+async function post(base: string, body: Record<string, unknown>, user?: string): Promise<Response> {
   const { token } = (await (await fetch(`${base}/chat/csrf/`)).json()) as { token: string };
-  const response = await fetch(`${base}/chat/`, {
+  return fetch(`${base}/chat/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: `plumb_csrf=${encodeURIComponent(token)}`, ...(user === undefined ? {} : { 'x-plumb-user': user }) },
-    body: JSON.stringify({ text, ...(thread === undefined ? {} : { thread }) }),
+    body: JSON.stringify(body),
   });
+}
+
+async function chat(base: string, text: string, user?: string, thread?: string, language?: string): Promise<HttpTurn> {
+  const response = await post(base, { text, ...(thread === undefined ? {} : { thread }), ...(language === undefined ? {} : { language }) }, user);
   expect(response.status).toBe(200);
   return (await response.json()) as HttpTurn;
 }
@@ -79,15 +83,38 @@ describe('router-first turns served by two plumb serve processes on one database
   });
 
   it.each([
-    ['show me orders 4411 and 4412', 'bob', ['get_order', 'get_order'], ['Order 4411', 'total: 74.00', 'total: 121.00']],
-    ['mostre os pedidos 4411 e 4412', 'bob', ['get_order', 'get_order'], ['Pedido 4411', 'total: 74.00']],
-    ['what is the total of order 4411?', 'bob', ['get_order'], ['Order 4411 — total: 74.00']],
-    ['quais peças são de aço?', undefined, ['query_part'], ['5 peças com material name = Steel']],
-    ['how many open tasks does Apollo have?', undefined, ['query_task'], ['4 tasks (count of tasks where done = false, project name = Apollo).']],
-  ] as const)('reads "%s" over HTTP', async (text, user, tools, facts) => {
-    const turn = await chat(first.url, text, user);
+    ['show me orders 4411 and 4412', 'en', 'bob', ['get_order', 'get_order'], ['Order 4411', 'total: 74.00', 'total: 121.00']],
+    ['mostre os pedidos 4411 e 4412', 'pt-BR', 'bob', ['get_order', 'get_order'], ['Pedido 4411', 'total: 74.00']],
+    ['what is the total of order 4411?', 'en', 'bob', ['get_order'], ['Order 4411 — total: 74.00']],
+    ['quais peças são de aço?', 'pt-BR', undefined, ['query_part'], ['5 peças com material name = Steel']],
+    ['how many open tasks does Apollo have?', 'en', undefined, ['query_task'], ['4 tasks (count of tasks where done = false, project name = Apollo).']],
+  ] as const)('reads "%s" (%s) over HTTP', async (text, language, user, tools, facts) => {
+    const turn = await chat(first.url, text, user, undefined, language);
+    expect(turn.events[0]).toMatchObject({ type: 'plan', outcome: 'run', language });
     expect(turn.events.filter((event) => event.type === 'tool_call').map((event) => event.name)).toEqual(tools);
     for (const fact of facts) expect(turn.answer).toContain(fact);
+  });
+
+  it('never guesses the language: a Portuguese turn sent without one is read as English, and left unread', async () => {
+    const turn = await chat(first.url, 'quais peças são de aço?');
+    expect(turn.events[0]).toMatchObject({ type: 'plan', outcome: 'unread', language: 'en' });
+  });
+
+  it('refuses a language it has no grammar for with a 400 that names the choices', async () => {
+    const response = await post(first.url, { text: 'mostra-me as peças', language: 'pt-PT' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'bad_request', message: `'language' must be one of 'en', 'pt-BR' (the language the router reads this turn in), got "pt-PT".` } });
+  });
+
+  it('continues the latest thread by default and starts a new one on new_thread', async () => {
+    const first = await chat(second.url, 'show me all materials', 'bob');
+    const again = await chat(second.url, 'materials with density above 5', 'bob');
+    expect(again.thread).toBe(first.thread);
+    const fresh = await (await post(second.url, { text: 'show me all materials', new_thread: true }, 'bob')).json() as HttpTurn;
+    expect(fresh.thread).not.toBe(first.thread);
+    const refused = await post(second.url, { text: 'show me all materials', new_thread: 'yes' }, 'bob');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: { code: 'bad_request', message: "'new_thread' must be true or false." } });
   });
 
   it('never guesses: a question it cannot read is refused with what it can do', async () => {

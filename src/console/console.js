@@ -8,7 +8,7 @@ const chatUrl = meta('plumb-chat-url') || '/chat/';
 const $ = (id) => document.getElementById(id);
 const log = $('log');
 
-const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, tools: new Map(), examples: [] };
+const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, tools: new Map(), examples: [], newThread: true };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -60,7 +60,10 @@ function assistantBubble() {
 
 function onEvent(event) {
   if (!state.turn) startTurn();
-  if (event.thread_id) state.thread = event.thread_id;
+  if (event.thread_id) {
+    state.thread = event.thread_id;
+    state.newThread = false;
+  }
   switch (event.type) {
     case 'text_chunk':
       assistantBubble().textContent += event.content;
@@ -255,15 +258,26 @@ async function streamSse(response) {
   if (state.turn) finishTurn();
 }
 
+/** The language the person chose for the router (never guessed from what they type); kept in this browser. */
+function language() {
+  return $('language').value;
+}
+
+/** The open thread, or (after "New conversation") a request for a new one. */
+function threadFields() {
+  if (state.thread) return { thread: state.thread };
+  return state.newThread ? { new_thread: true } : {};
+}
+
 async function sendMessage(text) {
   add(el('div', { class: 'msg user', 'data-role': 'user' }, text));
   startTurn();
   if (state.transport === 'websocket' && state.socket?.readyState === WebSocket.OPEN) {
-    state.socket.send(JSON.stringify({ type: 'message', text, ...(state.thread ? { thread: state.thread } : {}) }));
+    state.socket.send(JSON.stringify({ type: 'message', text, language: language(), ...threadFields() }));
     return;
   }
   try {
-    await streamSse(await post(`${chatUrl}stream/`, { text, ...(state.thread ? { thread: state.thread } : {}) }));
+    await streamSse(await post(`${chatUrl}stream/`, { text, language: language(), ...threadFields() }));
   } catch (error) {
     onEvent({ type: 'error', code: 'network', message: String(error) });
   }
@@ -364,12 +378,16 @@ function showExamples() {
 
 $('new-thread').addEventListener('click', () => {
   state.thread = undefined;
+  state.newThread = true;
   state.tools.clear();
   log.replaceChildren();
   showExamples();
   void loadThreads();
   $('prompt').focus();
 });
+
+$('language').value = localStorage.getItem('plumb.language') ?? 'en';
+$('language').addEventListener('change', () => localStorage.setItem('plumb.language', language()));
 
 $('force-sse').addEventListener('change', () => {
   if ($('force-sse').checked) {

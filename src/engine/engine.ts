@@ -66,11 +66,13 @@ export interface SendRequest {
    */
   readonly canConfirm?: boolean;
   /**
-   * The language the router reads this thread in (`en`, `pt-BR`), chosen by the person (never
-   * guessed from the text); taken when the thread's router session is created. Default: the
-   * vocabulary's `settings.language`.
+   * The language the router reads this turn in (`en`, `pt-BR`), chosen by the person (never guessed
+   * from the text); the thread's router session goes on in it. Default: the session's language, at
+   * first the vocabulary's `settings.language`.
    */
   readonly language?: string;
+  /** Start a new thread for this turn instead of continuing the owner's latest one (ignored with `threadId`). */
+  readonly newThread?: boolean;
 }
 
 export interface ConfirmRequest {
@@ -242,6 +244,14 @@ class PlumbEngine implements Engine {
     return owner;
   }
 
+  /** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
+  async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<Awaited<ReturnType<Store['beginTurn']>>> {
+    const created = await this.#store.createThread({ owner, title });
+    const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text });
+    if (begun.turn.threadId !== created.id) await this.#store.deleteThread(created.id);
+    return begun;
+  }
+
   async #ownedThread(actor: Actor, threadId: string): Promise<ThreadRecord> {
     await this.#usable();
     const owner = this.#owner(actor);
@@ -296,11 +306,15 @@ class PlumbEngine implements Engine {
       throw new PlumbError('bad_message', `Unknown language '${String(request.language)}'. Languages: ${LANGUAGES.join(', ')}.`);
     }
     const owner = this.#owner(request.actor);
-    // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction.
+    // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction;
+    // `newThread`: a thread of its own (a resent request key still replays its turn, in the thread it began).
+    const title = request.text.trim().slice(0, 80);
     const begun =
       request.threadId !== undefined
         ? await this.#store.beginTurn({ threadId: (await this.#ownedThread(request.actor, request.threadId)).id, requestKey: request.requestKey, input: request.text })
-        : await this.#store.beginTurn({ owner, newThreadTitle: request.text.trim().slice(0, 80), requestKey: request.requestKey, input: request.text });
+        : request.newThread === true
+          ? await this.#beginInNewThread(owner, title, request)
+          : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text });
     const thread = begun.thread;
     const base = { thread_id: thread.id, turn_id: begun.turn.id };
     if (begun.outcome === 'busy') {

@@ -38,7 +38,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     if (routing.reader.stale?.() === true) await refreshReader(run, routing);
     run.session = await openSession(run, routing, true);
     const text = itemText(turnItems.find((item) => item.kind === 'user_text') ?? turnItems[0]!);
-    plan = run.session.session.read(text, { context: { now: rfc3339(run.parts.clock()) } });
+    plan = run.session.session.read(text, { context: { now: rfc3339(run.parts.clock()) }, ...(run.language === undefined ? {} : { language: run.language }) });
     next = nextFor(run, routing, plan);
     await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
     // A run's first step, or the turn's end, writes the session; a model turn may take long.

@@ -313,25 +313,22 @@ describe('thumbs', () => {
 });
 
 describe("a session's language", () => {
-  it('follows the language each turn is written in when the host fixed none, and keeps it through a reply', () => {
+  it('is chosen, never guessed: a Portuguese turn in an English session is unread', () => {
     const chat = demoRouter().session();
-    expect(chat.read('mostre os pedidos 4411 e 4412')).toMatchObject({ outcome: 'run', language: 'pt-BR' });
-    const ask = chat.read('cobre o pedido 4411');
-    expect(ask).toMatchObject({ outcome: 'ask', language: 'pt-BR' });
+    const plan = chat.read('mostre os pedidos 4411 e 4412');
+    expect(plan).toMatchObject({ outcome: 'unread', language: 'en' });
+  });
+
+  it('reads a turn in the language the request names, and goes on in it through a reply', () => {
+    const chat = demoRouter().session();
+    expect(chat.read('mostre os pedidos 4411 e 4412', { language: 'pt-BR' })).toMatchObject({ outcome: 'run', language: 'pt-BR' });
+    expect(chat.read('cobre o pedido 4411')).toMatchObject({ outcome: 'ask', language: 'pt-BR' });
     expect(chat.read('40,00')).toMatchObject({ outcome: 'run', language: 'pt-BR' });
-    expect(chat.read('show me order 4411')).toMatchObject({ outcome: 'run', language: 'en' });
-    expect(chat.state().answerSettings.language).toBe('en');
+    expect(chat.state().answerSettings.language).toBe('pt-BR');
+    expect(chat.read('show me order 4411', { language: 'en' })).toMatchObject({ outcome: 'run', language: 'en' });
   });
 
-  it('answers a turn with no sign of its language in the conversation language', () => {
-    const chat = demoRouter().session();
-    chat.read('mostre o pedido 4411');
-    expect(chat.read('zork').language).toBe('pt-BR');
-  });
-
-  it('stays in the language the host chose', () => {
-    const chat = demoRouter().session({ language: 'en' });
-    expect(chat.read('mostre os pedidos 4411 e 4412').language).toBe('en');
-    expect(chat.state().answerSettings).toMatchObject({ language: 'en', fixedLanguage: true });
+  it('refuses a language it has no grammar for', () => {
+    expect(() => demoRouter().session().read('mostra-me a encomenda', { language: 'pt-PT' })).toThrow(/pt-PT/);
   });
 });

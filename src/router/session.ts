@@ -11,7 +11,6 @@ import type { ConfirmationToken } from './tokens.js';
 import { issueToken, sameArguments, tokenIsGenuine } from './tokens.js';
 import type { Effect, Language, OnUnread, RouterContext, TurnPlan } from './types.js';
 import { asLanguage } from './vocabulary.js';
-import { guessLanguage } from './language-guess.js';
 
 export const SESSION_FORMAT = 1;
 /** Bounds on what a session carries. */
@@ -75,8 +74,7 @@ export interface HistoryEntry {
 
 export interface SessionState {
   readonly agent: string | null;
-  /** `fixedLanguage`: the host chose the language; otherwise each turn's own language is followed. */
-  readonly answerSettings: { readonly language: Language; readonly fixedLanguage?: true; readonly maxRephrase: number; readonly askToRephrase: boolean };
+  readonly answerSettings: { readonly language: Language; readonly maxRephrase: number; readonly askToRephrase: boolean };
   readonly answered: {
     readonly open: TurnPlan | null;
     readonly rephrasesSpent: number;
@@ -97,6 +95,11 @@ export interface SessionState {
 export interface ReadTurnOptions {
   /** Replaces the session's context from this read on (put `now` here each turn). */
   readonly context?: RouterContext;
+  /**
+   * The language the person chose for this turn (`en`, `pt-BR`); the session goes on in it. Never
+   * guessed from the turn: without it, the session's language.
+   */
+  readonly language?: string;
 }
 
 /** A conversation: carries what the router needs from one turn to the next, and the tool check's history. */
@@ -118,7 +121,7 @@ export function createSession(router: Router, options: SessionOptions): Session 
   const language = options.language === undefined ? router.vocabulary.language : asLanguage(options.language);
   const state: SessionState = {
     agent: options.agent ?? null,
-    answerSettings: { language, ...(options.language === undefined ? {} : { fixedLanguage: true as const }), maxRephrase: router.rulebook.maxRephrase, askToRephrase: router.rulebook.askToRephrase },
+    answerSettings: { language, maxRephrase: router.rulebook.maxRephrase, askToRephrase: router.rulebook.askToRephrase },
     answered: { open: null, rephrasesSpent: 0, reads: 0, values: {}, thumbs: [] },
     catalogue: { version: router.catalogueVersion, vocabularyDigest: router.vocabularyDigest },
     context: options.context ?? {},
@@ -196,10 +199,11 @@ class RouterSession implements Session {
     const text = String(turn);
     const context = options.context ?? this.#state.context;
     const index = this.#state.answered.reads + 1;
-    const readOptions = this.#options(index, context);
+    const chosen = options.language === undefined ? this.#state.answerSettings.language : asLanguage(options.language);
+    const readOptions = { ...this.#options(index, context), language: chosen };
     const core = this.#router.core;
     const open = this.#state.answered.open;
-    const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? this.#readInTurnLanguage(text, readOptions);
+    const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? readTurn(core, text, readOptions);
     const settings = this.#state.answerSettings;
     const answerSettings = settings.language === plan.language ? settings : { ...settings, language: plan.language };
     const spent = plan.guidance?.next === 'Rephrase' ? 1 : 0;
@@ -219,21 +223,6 @@ class RouterSession implements Session {
       turns: [...this.#state.turns, text.slice(0, 4000)].slice(-MAX_TURNS_KEPT),
     };
     return plan;
-  }
-
-  /**
-   * A new turn, read in its own language unless the host fixed one: the language its words show, else
-   * the conversation's; a turn one language leaves unread is read in the other, and taken from it when
-   * that one reads it.
-   */
-  #readInTurnLanguage(text: string, options: ReadOptions): TurnPlan {
-    const core = this.#router.core;
-    if (this.#state.answerSettings.fixedLanguage === true) return readTurn(core, text, options);
-    const language = guessLanguage(core.languages, text) ?? options.language;
-    const plan = readTurn(core, text, { ...options, language });
-    if (plan.outcome !== 'unread') return plan;
-    const other = readTurn(core, text, { ...options, language: language === 'en' ? 'pt-BR' : 'en' });
-    return other.outcome === 'unread' ? plan : other;
   }
 
   /**

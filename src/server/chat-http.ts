@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../core/index.js';
+import { languageProblem } from './chat-language.js';
 import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import type { ChatDeps } from './chat-deps.js';
 import { fieldsOf, textOf } from './engine-port.js';
@@ -31,13 +32,13 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
   });
 
   fastify.post(`${url}`, { onRequest: csrf }, async (request, reply) => {
-    const text = await admitTurn(request, reply, deps, 'http');
-    if (text === undefined) return reply;
+    const turn = await admitTurn(request, reply, deps, 'http');
+    if (turn === undefined) return reply;
     const { actor } = request;
-    const thread = threadOf(request.body);
     let confirmationToReject: string | undefined;
+    // The engine ends a turn that needs a confirmation (canConfirm: false); the guard below covers an engine that pauses anyway.
     const outcome = await withinBudget(deps, actor, request.ip, () => relayTurn(
-      () => stopAtConfirmation(deps.engine.send({ actor, text, requestKey: requestKeyOf(request, deps), ...(thread === undefined ? {} : { threadId: thread }) }), (id) => (confirmationToReject = id)),
+      () => stopAtConfirmation(deps.engine.send({ ...turn, actor, requestKey: requestKeyOf(request, deps), canConfirm: false }), (id) => (confirmationToReject = id)),
       relayOptions(request, deps, 'http', () => undefined),
     ));
     if (confirmationToReject !== undefined) rejectInBackground(deps, actor, confirmationToReject);
@@ -45,10 +46,9 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
   });
 
   fastify.post(`${url}stream/`, { onRequest: csrf }, async (request, reply) => {
-    const text = await admitTurn(request, reply, deps, 'sse');
-    if (text === undefined) return reply;
-    const thread = threadOf(request.body);
-    await streamEvents(request, reply, deps, () => deps.engine.send({ actor: request.actor, text, requestKey: requestKeyOf(request, deps), ...(thread === undefined ? {} : { threadId: thread }) }));
+    const turn = await admitTurn(request, reply, deps, 'sse');
+    if (turn === undefined) return reply;
+    await streamEvents(request, reply, deps, () => deps.engine.send({ ...turn, actor: request.actor, requestKey: requestKeyOf(request, deps) }));
     return reply;
   });
 
@@ -87,15 +87,32 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
   fastify.route({ method: ['PUT', 'PATCH', 'DELETE'], url, handler: methodNotAllowed('POST (and GET for a WebSocket upgrade)') });
 }
 
-/** Validates the text, the permission and the request budget; answers and returns undefined when refused. */
-async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse'): Promise<string | undefined> {
-  const body = request.body as { text?: unknown; thread?: unknown } | null;
+/** What a chat request asks the engine for, once admitted. */
+interface AdmittedTurn {
+  readonly text: string;
+  readonly threadId?: string;
+  readonly language?: string;
+  readonly newThread?: boolean;
+}
+
+/** Validates the text, thread and language, the permission and the request budget; answers and returns undefined when refused. */
+async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse'): Promise<AdmittedTurn | undefined> {
+  const body = request.body as { text?: unknown; thread?: unknown; language?: unknown; new_thread?: unknown } | null;
   if (body === null || typeof body !== 'object' || typeof body.text !== 'string' || body.text.trim() === '') {
     await reply.status(400).send(errorEnvelope({ type: 'error', code: 'bad_message', message: "Send {\"text\": \"<your question>\"} with a non-blank string 'text'." }));
     return undefined;
   }
   if (body.thread !== undefined && body.thread !== null && typeof body.thread !== 'string') {
     await reply.status(400).send({ error: { code: 'bad_request', message: "'thread' must be a thread id string." } });
+    return undefined;
+  }
+  if (body.new_thread !== undefined && typeof body.new_thread !== 'boolean') {
+    await reply.status(400).send({ error: { code: 'bad_request', message: "'new_thread' must be true or false." } });
+    return undefined;
+  }
+  const language = languageProblem(body.language);
+  if (language !== undefined) {
+    await reply.status(400).send({ error: { code: 'bad_request', message: language } });
     return undefined;
   }
   if (!(await allowed(request, reply, deps, transport))) return undefined;
@@ -109,7 +126,13 @@ async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: Cha
     return undefined;
   }
   deps.audit.message({ transport, actor: request.actor, ...(typeof body.thread === 'string' ? { threadId: body.thread } : {}), role: 'user', text: body.text });
-  return body.text;
+  const thread = threadOf(body);
+  return {
+    text: body.text,
+    ...(thread === undefined ? {} : { threadId: thread }),
+    ...(typeof body.language === 'string' ? { language: body.language } : {}),
+    ...(body.new_thread === true ? { newThread: true } : {}),
+  };
 }
 
 async function allowed(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse' | 'confirm' | 'threads'): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Actor } from '../core/index.js';
 import { rateLimited, withinBudget } from './chat-http.js';
+import { languageProblem } from './chat-language.js';
 import type { ChatDeps } from './chat-deps.js';
 import type { EngineEvent } from './engine-port.js';
 import { originAllowed } from './origins.js';
@@ -114,6 +115,12 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         if (turnRunning) return fail('turn_in_progress', 'A turn is still streaming on this socket; wait for its done or error event.');
         if (pending !== undefined) return fail('confirmation_pending', `Confirm or reject '${pending}' before sending another message.`);
         if (typeof frame.text !== 'string' || frame.text.trim() === '') return fail('bad_message', "Send a non-blank string 'text'.");
+        const languageRefused = languageProblem(frame.language);
+        if (languageRefused !== undefined) return fail('bad_event', languageRefused);
+        const language = typeof frame.language === 'string' ? frame.language : undefined;
+        if (frame.new_thread !== undefined && typeof frame.new_thread !== 'boolean') return fail('bad_event', "'new_thread' must be true or false.");
+        const newThread = frame.new_thread === true && (typeof frame.thread !== 'string' || frame.thread === '');
+        if (newThread) thread = undefined;
         if (frame.thread !== undefined && typeof frame.thread === 'string' && frame.thread !== '') thread = frame.thread;
         turnRunning = true;
         const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
@@ -124,7 +131,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         deps.audit.message({ transport: 'websocket', actor, ...(thread === undefined ? {} : { threadId: thread }), role: 'user', text: frame.text });
         const text = frame.text;
         const threadId = thread;
-        return run(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }) }), 'websocket');
+        return run(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) }), 'websocket');
       }
       // confirm
       if (typeof frame.confirmation_id !== 'string' || frame.confirmation_id === '' || typeof frame.confirmed !== 'boolean') {
@@ -153,6 +160,8 @@ interface Frame {
   readonly type: 'message' | 'confirm';
   readonly text?: unknown;
   readonly thread?: unknown;
+  readonly language?: unknown;
+  readonly new_thread?: unknown;
   readonly confirmation_id?: unknown;
   readonly confirmed?: unknown;
 }

@@ -12,6 +12,12 @@ export interface ChatEngine {
     readonly requestKey: string;
     readonly text: string;
     readonly signal?: AbortSignal;
+    /** False on plain HTTP: a write that needs confirmation ends the turn instead of pausing it. */
+    readonly canConfirm?: boolean;
+    /** The language the person chose (`en`, `pt-BR`); the router never guesses it. */
+    readonly language?: string;
+    /** Start a new thread instead of continuing the actor's latest one. */
+    readonly newThread?: boolean;
   }): AsyncIterable<EngineEvent>;
   confirm(input: { readonly actor: Actor; readonly confirmationId: string; readonly confirmed: boolean; readonly signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   readonly threads: {

@@ -109,6 +109,21 @@ describe('the console on the embedded default (no model)', () => {
     await page.close();
   });
 
+  it('reads Portuguese once the person picks it in the settings, and keeps the choice', async () => {
+    const page = await browser.newPage();
+    await open(page, 'bob');
+    await page.click('#settings summary');
+    await page.selectOption('#language', 'pt-BR');
+    await ask(page, 'mostre os pedidos 4411 e 4412');
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('Pedido 4411');
+    expect(await lastAnswer(page).textContent()).toContain('total: 121.00');
+    expect(await page.locator('.plan').last().textContent()).toContain('(pt-BR)');
+    await page.reload();
+    expect(await page.inputValue('#language')).toBe('pt-BR');
+    await page.screenshot({ path: join(artifacts, 'router-portuguese.png'), fullPage: true });
+    await page.close();
+  });
+
   it('refuses what it cannot read, saying what it can do', async () => {
     const page = await browser.newPage();
     await open(page, 'anonymous');

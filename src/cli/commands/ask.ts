@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
 import type { Actor } from '../../core/index.js';
@@ -6,6 +7,7 @@ import { defaultDemoDatabasePath, demoChatHost } from '../../demo/index.js';
 import { createAppReader, createEngine } from '../../engine/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
 import type { Provider } from '../../providers/index.js';
+import { LANGUAGES } from '../../router/index.js';
 import { createMemoryStore, openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { stableSecret } from '../../server/index.js';
@@ -25,6 +27,7 @@ interface AskOptions extends AppOptions, ProviderOptions {
   readonly yes?: boolean;
   readonly no?: boolean;
   readonly router?: RouterMode;
+  readonly language?: string;
 }
 
 /** How a held change is answered: `--yes`, `--no`, or a question on the terminal. */
@@ -43,7 +46,8 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option('--thread <id>', 'continue this thread (default: your most recent one)')
     .option('--json', 'print every event as one line of JSON')
     .option('--yes', 'approve a change that needs confirmation')
-    .option('--no', 'reject a change that needs confirmation');
+    .option('--no', 'reject a change that needs confirmation')
+    .addOption(new Option('--language <lang>', 'the language the router reads the turn in (never guessed; default: the conversation\'s, at first English)').choices([...LANGUAGES]));
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
     if (options.router === 'off' && options.provider === undefined) throw new CliUsageError('--router off sends every turn to the model: give --provider too');
@@ -70,7 +74,7 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     });
     try {
       const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
-      await runTurn(engine, io, options.json === true, decide, engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }) }), actor);
+      await runTurn(engine, io, options.json === true, decide, engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
     } finally {
       await engine.close();
       await store.close();

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { alice, key, trackedKits } from './test-support.js';
+
+const kit = trackedKits();
+
+describe('where a turn begins', () => {
+  it("continues the sender's latest thread unless the turn asks for a new one", async () => {
+    const { engine } = kit({ completions: [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }] });
+    const first = await engine.ask({ actor: alice, requestKey: key(), text: 'first' });
+    const second = await engine.ask({ actor: alice, requestKey: key(), text: 'second' });
+    expect(second.events[0]!.thread_id).toBe(first.events[0]!.thread_id);
+    const third = await engine.ask({ actor: alice, requestKey: key(), text: 'a fresh start', newThread: true });
+    expect(third.events[0]!.thread_id).not.toBe(first.events[0]!.thread_id);
+    const threads = await engine.threads.list(alice);
+    expect(threads.map((thread) => thread.title)).toEqual(['a fresh start', 'first']);
+  });
+
+  it('replays a resent request key in the thread it began, leaving no empty thread behind', async () => {
+    const { engine } = kit({ completions: [{ text: 'Once.' }] });
+    const requestKey = key();
+    const first = await engine.ask({ actor: alice, requestKey, text: 'only once', newThread: true });
+    const again = await engine.ask({ actor: alice, requestKey, text: 'only once', newThread: true });
+    expect(again.events.at(-1)).toMatchObject({ type: 'done', thread_id: first.events[0]!.thread_id });
+    expect(await engine.threads.list(alice)).toHaveLength(1);
+  });
+});
