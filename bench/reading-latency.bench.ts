@@ -2,9 +2,10 @@
  * `npm run bench -- reading-latency [--turns 400]`
  *
  * A router-only turn (the router reads it, the dispatcher runs its reads, the renderer writes the
- * answer; no model) on the demo with the SQLite store: through the engine, then through HTTP on
- * loopback (`POST /chat/` answered as JSON, `POST /chat/stream/` as SSE) served by `createServer`
- * over the same engine. Three turns: a data read ("which parts are made of steel?"), a count ("how
+ * answer; no model) on the demo wired as `plumb serve --demo` wires it (`createChatStack` with
+ * `demoChatHost`, the SQLite store, no provider): through the engine, then through HTTP on loopback
+ * (`POST /chat/` answered as JSON, `POST /chat/stream/` as SSE) served by `createServer` over the
+ * same engine. Three turns: a data read ("which parts are made of steel?"), a count ("how
  * many parts are made of steel?") and a host tool ("show me order 4411"), all asked by Alice (the
  * engine continues the asker's latest thread, so her session is restored from the store every turn).
  * Target ≤ 5 ms median through HTTP.
@@ -12,12 +13,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authenticateDemo, createDemoApp, createDemoHostTools, demoActors, demoRulebookYaml, demoToolSettings, demoVocabularyYaml } from '../src/demo/index.js';
-import { createAppReader, createEngine } from '../src/engine/index.js';
+import { authenticateDemo, createDemoApp, demoActors, demoChatHost } from '../src/demo/index.js';
 import type { Engine } from '../src/engine/index.js';
-import { createServer, parseConfig } from '../src/server/index.js';
-import { openSqliteStore } from '../src/store/index.js';
-import { createChatTools } from '../src/tools/index.js';
+import { createChatStack, createServer, parseConfig } from '../src/server/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, measure, printTable, summarize } from './harness.js';
 
@@ -57,13 +55,10 @@ const benchmark: Benchmark = {
     const warmup = Math.min(50, count);
     const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-reading-'));
     const app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
-    const store = openSqliteStore({ path: join(dir, 'chat.sqlite') });
-    const hostTools = createDemoHostTools(app);
-    const chatTools = createChatTools(app, demoToolSettings);
-    const reader = await createAppReader({ app, hostTools, modelTools: chatTools.tools, vocabulary: demoVocabularyYaml, rulebook: demoRulebookYaml, secret: 'bench-reading-latency-secret' });
-    const engine = createEngine({ app, store, tools: [...chatTools.tools, ...hostTools], reader, toolSettings: chatTools.settings });
-    await engine.ready;
-    const server = await createServer({ app, engine, settings: parseConfig({ rateLimit: { requests: null } }), authenticate: authenticateDemo, console: false });
+    const config = parseConfig({ database: join(dir, 'chat.sqlite'), rateLimit: { requests: null } });
+    const stack = await createChatStack({ app, config, host: demoChatHost(app), cwd: dir });
+    const engine = stack.engine;
+    const server = await createServer({ app, engine, settings: config, authenticate: authenticateDemo, console: false, cwd: dir });
     const rows: (string | number)[][] = [];
     const outcomes: string[] = [];
     try {
@@ -98,8 +93,7 @@ const benchmark: Benchmark = {
       }
     } finally {
       await server.close();
-      await engine.close();
-      await store.close();
+      await stack.close();
       await app.close();
       rmSync(dir, { recursive: true, force: true });
     }
