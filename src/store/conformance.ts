@@ -139,6 +139,13 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
           expect(second).toMatchObject({ outcome: 'busy', turn: { id: turn.id } });
         }
         await store.updateTurn(turn.id, { status: 'failed', failureCode: 'interrupted' });
+        expect(await store.turnsWithStatus('waiting')).toEqual([]);
+        // A retry makes the ended turn active again: the thread is busy, recovery sees it.
+        await store.updateTurn(turn.id, { status: 'running', failureCode: null }, ['failed']);
+        expect((await store.beginTurn({ threadId: thread.id, requestKey: 'r-retry', input: 'again' })).outcome).toBe('busy');
+        expect((await store.turnsWithStatus('running')).map((t) => t.id)).toEqual([turn.id]);
+        await store.appendItems(turn.id, [{ kind: 'assistant_text', data: { text: 'done' } }], { status: 'completed' });
+        expect(await store.turnsWithStatus('running')).toEqual([]);
         expect((await store.beginTurn({ threadId: thread.id, requestKey: 'r2', input: 'again' })).outcome).toBe('created');
       });
 

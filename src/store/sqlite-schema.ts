@@ -13,9 +13,12 @@ import { activeTurnStatuses } from './types.js';
  *   thread's items only when the caller chooses the id, so no index on item ids is kept.
  * - Every turn has its user item, so a thread's turns are found through its items: `turns`
  *   carries no index on `thread_id`.
- * - `turns_active` is a partial index holding only turns that hold their thread (`accepted`,
- *   `running`, `waiting`): it answers "is this thread busy" and restart recovery, and a turn that
- *   ends leaves it for good; usage and failure updates never touch an index.
+ * - `turns_active` is a partial index on `ended_at IS NULL`: it holds only the turns that hold
+ *   their thread (`accepted`, `running`, `waiting`) and answers "is this thread busy" and restart
+ *   recovery. Its condition is on `ended_at` (set when a turn ends), not on `status`, so that
+ *   moving between active statuses (accepted → running → waiting → running) rewrites no index;
+ *   a turn enters the index once and leaves it when it ends. Usage and failure updates never
+ *   touch an index either.
  * - `confirmations_pending` (partial) serves the expiry sweep; deleting a thread finds its
  *   confirmations through `confirmations_turn`.
  * The DDL is plain SQL except `WITHOUT ROWID`, which a PostgreSQL dialect drops (its tables are
@@ -23,9 +26,9 @@ import { activeTurnStatuses } from './types.js';
  */
 export const schemaVersion = 2;
 
-const activeList = activeTurnStatuses.map((status) => `'${status}'`).join(', ');
 /** The literal condition of the `turns_active` partial index; a query must repeat it verbatim to use the index. */
-export const activeCondition = `status IN (${activeList})`;
+export const activeCondition = 'ended_at IS NULL';
+const activeList = activeTurnStatuses.map((status) => `'${status}'`).join(', ');
 
 export function schemaStatements(prefix: string): readonly string[] {
   const t = (name: string): string => `${prefix}${name}`;
@@ -53,10 +56,11 @@ export function schemaStatements(prefix: string): readonly string[] {
       input_tokens BIGINT NOT NULL,
       output_tokens BIGINT NOT NULL,
       created_at BIGINT NOT NULL,
-      updated_at BIGINT NOT NULL
+      updated_at BIGINT NOT NULL,
+      ended_at BIGINT
     ) WITHOUT ROWID`,
     `CREATE UNIQUE INDEX ${t('turns_request')} ON ${t('turns')} (owner, request_key)`,
-    `CREATE INDEX ${t('turns_active')} ON ${t('turns')} (thread_id, status) WHERE ${activeCondition}`,
+    `CREATE INDEX ${t('turns_active')} ON ${t('turns')} (thread_id) WHERE ${activeCondition}`,
     `CREATE TABLE ${t('items')} (
       thread_id TEXT NOT NULL,
       ordinal INTEGER NOT NULL,
@@ -103,8 +107,9 @@ export function upgradeFromV1Statements(prefix: string): readonly string[] {
     ...schemaStatements(prefix),
     `INSERT INTO ${t('threads')} (id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at)
       SELECT id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at FROM ${t('threads_v1')}`,
-    `INSERT INTO ${t('turns')} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at)
-      SELECT id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at FROM ${t('turns_v1')}`,
+    `INSERT INTO ${t('turns')} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at, ended_at)
+      SELECT id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at,
+        CASE WHEN status IN (${activeList}) THEN NULL ELSE updated_at END FROM ${t('turns_v1')}`,
     `INSERT INTO ${t('items')} (thread_id, ordinal, id, turn_id, kind, data, created_at)
       SELECT thread_id, ordinal, id, turn_id, kind, data, created_at FROM ${t('items_v1')}`,
     `INSERT INTO ${t('confirmations')} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at, resolved_at, resolution)

@@ -333,13 +333,13 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. The
-   * status column is written only when it changes, since writing it (even to the same value)
-   * rewrites the `turns_active` index entry.
+   * A turn patch as one UPDATE: usage is added in SQL, absent fields stay as they are. Only a
+   * change that ends a turn (or, on a retry, makes an ended one active again) writes `ended_at`
+   * and so the `turns_active` index; other status changes and usage touch the row alone.
    */
   #patchTurn(turnId: string, currentStatus: string, patch: TurnPatch, now: number): void {
     if (patch.status !== undefined) checkStatus(patch.status);
-    const failure = [
+    const rest = [
       patch.failureCode === undefined ? 0 : 1,
       patch.failureCode ?? null,
       patch.failureMessage === undefined ? 0 : 1,
@@ -349,8 +349,10 @@ export class SqliteStore implements Store {
       now,
       turnId,
     ];
-    if (patch.status !== undefined && patch.status !== currentStatus) this.#sql.patchTurnStatus.run(patch.status, ...failure);
-    else this.#sql.patchTurn.run(...failure);
+    const status = patch.status;
+    if (status === undefined || status === currentStatus) this.#sql.patchTurn.run(...rest);
+    else if (activeTurnStatuses.includes(status) === activeTurnStatuses.includes(currentStatus as TurnStatus)) this.#sql.patchTurnStatus.run(status, ...rest);
+    else this.#sql.patchTurnEnded.run(status, activeTurnStatuses.includes(status) ? null : now, ...rest);
   }
 
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
@@ -567,11 +569,17 @@ function prepare(db: Database.Database, prefix: string) {
     deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
     deleteConfirmations: db.prepare(`DELETE FROM ${confirmations} WHERE turn_id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
     insertTurn: db.prepare(
-      `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?)`,
+      `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?, NULL)`,
     ),
     getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
     appendTarget: db.prepare(`SELECT thread_id, status, (SELECT MAX(ordinal) FROM ${items} WHERE thread_id = t.thread_id) AS last FROM ${turns} AS t WHERE id = ?`),
     lastOrdinal: db.prepare(`SELECT MAX(ordinal) FROM ${items} WHERE thread_id = ?`).pluck(),
+    patchTurnEnded: db.prepare(
+      `UPDATE ${turns} SET status = ?, ended_at = ?,
+        failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
+    ),
     patchTurnStatus: db.prepare(
       `UPDATE ${turns} SET status = ?,
         failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
