@@ -69,7 +69,8 @@ export function formatReport(results: readonly TurnResult[], title = 'dataset'):
   lines.push(`### Failing turns (${failing.length})`, '');
   if (failing.length === 0) lines.push('None.');
   for (const result of failing) {
-    const label = result.verdict === 'wrong' ? (result.mustBeUnread ? 'ANSWERED, MUST BE UNREAD' : 'WRONG') : 'unread (coverage)';
+    const label =
+      result.verdict === 'wrong' ? (result.mustBeUnread ? 'ANSWERED, MUST BE UNREAD' : 'WRONG') : result.observed.error !== null ? 'ERROR, not answered' : 'unread (coverage)';
     lines.push(`- \`${result.id}\` [${label}] (${result.language}, ${result.actor}) "${result.text}"${result.afterFailure ? ' — after an earlier failure in the case' : ''}`);
     for (const reason of result.reasons) lines.push(`  - ${reason}`);
     if (result.verdict === 'wrong' && result.observed.answer !== '') lines.push(`  - answer: ${JSON.stringify(clip(result.observed.answer, 300))}`);

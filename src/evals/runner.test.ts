@@ -111,6 +111,14 @@ describe('runDataset', () => {
     expect(formatReport(results)).toContain('`unread#2` [ANSWERED, MUST BE UNREAD]');
   });
 
+  it('reports a turn that ends with an error event as not answered, with the error, apart from unread turns', async () => {
+    const log: string[] = [];
+    const script = { 'which parts are made of steel?': { send: [plan('run'), { type: 'error', code: 'tool_failed', message: 'the database went away' }] } };
+    const results = await runDataset(dataset, { openCase: () => Promise.resolve(scriptedKit(script, log)), filter: (item) => item.id === 'steel' });
+    expect(results[0]).toMatchObject({ answered: false, verdict: 'missed', reasons: ['expected run, got error tool_failed: the database went away'] });
+    expect(formatReport(results)).toContain('`steel#1` [ERROR, not answered]');
+  });
+
   it('fails every turn of a case whose kit cannot open, with the error as the reason, and goes on', async () => {
     const results = await runDataset(dataset, {
       openCase: () => Promise.reject(new Error('no database')),
