@@ -79,7 +79,7 @@ export async function createChatStack(options: {
   if (config.database === ':memory:') store = createMemoryStore();
   else {
     mkdirSync(dirname(config.database), { recursive: true });
-    store = openSqliteStore({ path: config.database });
+    store = openSqliteStore({ path: config.database, durability: config.durability });
   }
   let engine: Engine;
   try {

@@ -54,7 +54,7 @@ export async function cleanupStore(config: PlumbConfig, now: number = Date.now()
   if (config.database === ':memory:' || !existsSync(config.database)) {
     return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
   }
-  const store = openSqliteStore({ path: config.database, clock: () => now });
+  const store = openSqliteStore({ path: config.database, durability: config.durability, clock: () => now });
   try {
     return await cleanupWithStore(store, config.ttlHours, { ...options, now });
   } finally {

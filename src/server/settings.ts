@@ -92,6 +92,8 @@ export const serverSettingsShape = {
   maxValuesPerField: z.int().positive().max(10_000).default(50),
   /** SQLite file holding threads, turns and confirmations; `:memory:` for a throwaway store. */
   database: z.string().min(1).default('.plumb/chat.sqlite'),
+  /** `normal`: a committed step survives a process crash; `full`: also a power loss, at a cost per commit (docs/store.md). */
+  durability: z.enum(['normal', 'full']).default('normal'),
   /** TCP port of `plumb serve` (0 picks a free one). */
   port: z.int().min(0).max(65_535).default(8787),
   /** Interface `plumb serve` listens on. */
