@@ -107,3 +107,104 @@ describe('a month date followed by a day part', () => {
     ]);
   });
 });
+
+describe('a day named with its month, then a day part', () => {
+  const NOW = '2026-11-30T09:00:00Z';
+  const AFTERNOON = ['2026-12-09T12:00:00+00:00', '2026-12-09T18:00:00+00:00'];
+  const MORNING = ['2026-12-09T06:00:00+00:00', '2026-12-09T12:00:00+00:00'];
+  // [what the turn says, language, start and end]
+  const READS: readonly (readonly [string, 'en' | 'pt-BR', readonly string[]])[] = [
+    ['no dia 9 de dezembro à tarde', 'pt-BR', AFTERNOON],
+    ['dia 9 de dezembro à tarde', 'pt-BR', AFTERNOON],
+    ['em 9 de dezembro de manhã', 'pt-BR', MORNING],
+    ['on December 9 in the afternoon', 'en', AFTERNOON],
+    ['on the 9th of December in the morning', 'en', MORNING],
+    ['December 9th afternoon', 'en', AFTERNOON],
+    ['Thursday in the afternoon', 'en', ['2026-12-03T12:00:00+00:00', '2026-12-03T18:00:00+00:00']],
+    ['na quinta-feira à noite', 'pt-BR', ['2026-12-03T18:00:00+00:00', '2026-12-04T00:00:00+00:00']],
+  ];
+  for (const [text, language, period] of READS) {
+    it(`reads "${text}" (${language}) as one period, ${period.join(' to ')}`, () => {
+      const found = readDates(text, { now: NOW, language });
+      expect(found).toHaveLength(1);
+      expect([found[0]?.start, found[0]?.end]).toEqual(period);
+      const plan = demoRouter().plan(language === 'en' ? `am I free ${text}?` : `estou livre ${text}?`, { language, context: { now: NOW } });
+      expect(plan.outcome).toBe('run');
+      expect(plan.steps[0]?.selection.arguments).toEqual({ time_min: period[0], time_max: period[1] });
+    });
+  }
+
+  it('plans "estou livre no dia 9 de dezembro à tarde?" over that afternoon, not from the 9th to this afternoon', () => {
+    const plan = demoRouter().plan('estou livre no dia 9 de dezembro à tarde?', { language: 'pt-BR', context: { now: NOW } });
+    expect(plan.steps.map((s) => [s.selection.tool, s.selection.arguments])).toEqual([
+      ['list_events', { time_min: '2026-12-09T12:00:00+00:00', time_max: '2026-12-09T18:00:00+00:00' }],
+    ]);
+  });
+
+  it('keeps "dia 12" alone as that day of this month or the next', () => {
+    expect(readDates('dia 9', { now: NOW, language: 'pt-BR' })).toEqual([{ text: 'dia 9', start: '2026-12-09T00:00:00+00:00', end: '2026-12-10T00:00:00+00:00', grain: 'day' }]);
+  });
+
+  it('reads a typed year, and no day a month does not have', () => {
+    expect(readDates('December 9th, 2027', { now: NOW })[0]?.start).toBe('2027-12-09T00:00:00+00:00');
+    expect(readDates('9 de dezembro de 2027', { now: NOW, language: 'pt-BR' })[0]?.start).toBe('2027-12-09T00:00:00+00:00');
+    expect(readDates('February 30', { now: NOW }).map((d) => d.start)).not.toContain('2026-03-02T00:00:00+00:00');
+  });
+});
+
+describe('a period for a start-and-end tool', () => {
+  const NOWS = ['2026-11-30T09:00:00Z', '2026-10-25T20:00:00-03:00', '2026-12-31T23:30:00+01:00', '2026-02-27T07:15:00+05:30'];
+  const EN = [
+    'today', 'tomorrow', 'yesterday', 'Thursday', 'next Monday', 'last Friday', 'this week', 'next week', 'last month', 'in 3 days',
+    'December 9', 'December 9th', 'the 9th of December', '9 December', 'Dec 9 2026', 'December 9 in the afternoon', 'December 9 at 3pm',
+    'on the 9th of December in the morning', 'tomorrow at 3pm', 'tomorrow from 3pm to 5pm', 'from tomorrow to Friday', 'from Friday to tomorrow',
+    'tomorrow and Friday', 'Thursday in the afternoon', 'this afternoon', 'tonight', 'at 3pm', 'from 3pm to 5pm', 'tomorrow, in the morning',
+    'Friday evening at 8pm', 'between December 1 and December 4', 'from December 4 to December 1', 'December 9 and tomorrow afternoon',
+    'tomorrow at noon', 'yesterday morning and today', 'on Monday in the evening', 'at 11pm tomorrow',
+  ];
+  const PT = [
+    'hoje', 'amanhã', 'ontem', 'quinta', 'quinta que vem', 'semana que vem', 'mês passado', 'daqui a 3 dias', 'dia 9', 'dia 9 de dezembro',
+    'no dia 9 de dezembro à tarde', 'em 9 de dezembro de manhã', '9 de dezembro às 15h', 'amanhã às 15h', 'amanhã das 15h às 17h',
+    'de amanhã até sexta', 'de sexta até amanhã', 'amanhã e sexta', 'na quinta-feira à noite', 'hoje à tarde', 'às 15h',
+    'entre 1 de dezembro e 4 de dezembro', 'dia 9 à tarde', 'sexta à noite às 20h', 'de 4 de dezembro até 1 de dezembro',
+    'dia 9 de dezembro e amanhã à tarde', 'ontem de manhã e hoje', 'amanhã ao meio-dia', 'sexta-feira 13 de manhã',
+  ];
+  const turns: (readonly [string, 'en' | 'pt-BR'])[] = [
+    ...EN.flatMap((d) => [[`show my calendar ${d}`, 'en'], [`am I free ${d}?`, 'en'], [`what is on my calendar ${d}`, 'en']] as const),
+    ...PT.flatMap((d) => [[`mostre minha agenda ${d}`, 'pt-BR'], [`estou livre ${d}?`, 'pt-BR'], [`o que tenho na agenda ${d}`, 'pt-BR']] as const),
+  ];
+
+  it(`ends every planned period after it starts (${turns.length * NOWS.length} turns)`, () => {
+    const router = demoRouter();
+    let periods = 0;
+    for (const now of NOWS) {
+      for (const [turn, language] of turns) {
+        const plan = router.plan(turn, { language, context: { now } });
+        for (const step of plan.steps) {
+          const { time_min: from, time_max: to } = step.selection.arguments;
+          if (from === undefined && to === undefined) continue;
+          expect(typeof from === 'string' && typeof to === 'string', `${turn} at ${now}`).toBe(true);
+          expect(Date.parse(from as string) < Date.parse(to as string), `${turn} at ${now}: ${JSON.stringify(from)} to ${JSON.stringify(to)}`).toBe(true);
+          periods++;
+        }
+      }
+    }
+    expect(periods).toBeGreaterThan(turns.length);
+  });
+
+  it('leaves unread two date phrases of different days that are no range, and a range that ends before it starts', () => {
+    const now = '2026-11-30T09:00:00Z';
+    for (const [turn, language] of [
+      ['show my calendar tomorrow and Friday', 'en'],
+      ['show my calendar from Friday to tomorrow', 'en'],
+      ['am I free December 9 and tomorrow afternoon?', 'en'],
+      ['mostre minha agenda de sexta até amanhã', 'pt-BR'],
+      ['estou livre amanhã e sexta?', 'pt-BR'],
+      ['mostre minha agenda de 4 de dezembro até 1 de dezembro', 'pt-BR'],
+    ] as const) {
+      const plan = demoRouter().plan(turn, { language, context: { now } });
+      expect(plan.outcome, turn).toBe('unread');
+      expect(plan.steps.some((s) => s.kind === 'unread' && s.decidedBy.startsWith('U5 unplaced')), turn).toBe(true);
+    }
+  });
+});

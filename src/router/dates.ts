@@ -35,6 +35,8 @@ export interface DateGrammar {
   readonly partKeys: ReadonlyMap<string, string>;
   readonly spanKeys: ReadonlyMap<string, string>;
   readonly months: RegExp;
+  /** A day named with its month ("December 9th", "the 9th of December", "dia 9 de dezembro"): groups d, mo, y. */
+  readonly monthDates: readonly RegExp[];
 }
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -44,6 +46,18 @@ const MONTH_WORDS = {
   en: 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec',
   'pt-BR': 'janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez',
 };
+
+/** Month words to month index (0 = January), abbreviations included. */
+const MONTH_INDEX: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.values(MONTH_WORDS).flatMap((list) =>
+    list.split('|').map((word) => {
+      const stem = word.slice(0, 3);
+      const index = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(stem);
+      const pt = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'].indexOf(stem);
+      return [word, index >= 0 ? index : pt] as const;
+    }),
+  ),
+);
 
 const PT_HOUR_WORDS = 'uma|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze';
 const PT_MINUTE_WORDS = 'meia|quinze|trinta|quarenta e cinco|dez|vinte|cinco|vinte e cinco|trinta e cinco|quarenta|cinquenta';
@@ -122,8 +136,27 @@ export function compileDateGrammar(language: Language, words: LanguageWords): Da
     weekdayKeys,
     partKeys,
     spanKeys,
+    monthDates: monthDatePatterns(language),
     months: new RegExp(`(?<![a-z])(?:${MONTH_WORDS[language]})(?![a-z])|\\d{1,2}/\\d{1,2}|\\d{4}-\\d{2}-\\d{2}`),
   };
+}
+
+/**
+ * Days written with their month, read by the router itself before chrono: chrono takes "December 9 in
+ * the afternoon" for 9pm today, and the pt `dia 12` rule would take the "dia 9" of "dia 9 de dezembro".
+ */
+function monthDatePatterns(language: Language): RegExp[] {
+  const month = `(?<mo>${MONTH_WORDS[language]})\\.?`;
+  const day = '(?<d>[012]?\\d|3[01])';
+  const end = '(?![0-9a-z:/])';
+  if (language === 'en') {
+    const year = '(?:,?\\s+(?<y>\\d{4}))?';
+    return [
+      new RegExp(`(?<![a-z0-9])${month}\\s+(?:the\\s+)?${day}(?:st|nd|rd|th)?${year}${end}`, 'g'),
+      new RegExp(`(?<![a-z0-9])(?:the\\s+)?${day}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${month}${year}${end}`, 'g'),
+    ];
+  }
+  return [new RegExp(`(?<![a-z0-9])(?:(?:no\\s+)?dia\\s+)?${day}(?:o|\\s+)?\\s*de\\s+${month}(?:\\s+de\\s+(?<y>\\d{4}))?${end}`, 'g')];
 }
 
 /**
@@ -158,6 +191,18 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
       if (n === null || kind === undefined) continue;
       const { sign, unit } = kind;
       const from = unit === 'month' ? shiftMonths(today, sign * n) : today + sign * n * (unit === 'week' ? 7 : 1) * DAY;
+      add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
+    }
+  }
+  for (const pattern of grammar.monthDates) {
+    for (const m of folded.matchAll(pattern)) {
+      const g = m.groups ?? {};
+      const month = MONTH_INDEX[g['mo'] ?? ''];
+      const day = Number(g['d']);
+      const year = g['y'] !== undefined ? Number(g['y']) : new Date(today).getUTCFullYear();
+      if (month === undefined) continue;
+      const from = Date.UTC(year, month, day);
+      if (day < 1 || new Date(from).getUTCDate() !== day) continue;
       add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
     }
   }
