@@ -1,7 +1,7 @@
 /** Filling a tool's arguments from one clause of a turn: context, dates, cues, enums, then types. */
 import type { JsonValue } from '../core/index.js';
 import type { HostClock } from './clock.js';
-import { DAY, formatDate, formatDateTime, startOfDay } from './clock.js';
+import { formatDate, formatDateTime } from './clock.js';
 import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compile.js';
 import type { DateMention } from './dates.js';
 import type { Rulebook } from './rulebook.js';
@@ -85,19 +85,17 @@ function looksLikeIdentifier(name: string): boolean {
 }
 
 /**
- * Whether the date phrases of a clause make one period for a start-and-end pair: one phrase, or several
- * on one day (the first's start to the last's end), and in either case an end after the start. Two
- * phrases naming different days ("no dia 9 … à tarde" read as the 9th and this afternoon) are not one.
+ * Whether the date phrases of a clause make one period for a start-and-end pair: one phrase (a range
+ * "de X até Y" is one) ending after it starts. Several phrases are not one period: "no dia 9 … à tarde"
+ * read as the 9th and this afternoon, "tomorrow and Friday", "today for the afternoon" (the whole day or
+ * its afternoon?). With no clock the phrases go as typed, the first to the start and the last to the end.
  */
 export function periodHolds(dates: readonly DateMention[]): boolean {
   const first = dates[0];
   const last = dates[dates.length - 1];
   if (first === undefined || last === undefined) return false;
   if (first.from === null || last.to === null) return true;
-  if (last.to <= first.from) return false;
-  if (dates.length === 1) return true;
-  const day = startOfDay(first.from);
-  return dates.every((d) => d.from === null || d.to === null || (startOfDay(d.from) === day && d.to <= day + DAY && d.to > d.from));
+  return dates.length === 1 && first.to !== null && first.to > first.from;
 }
 
 export function isDateParameter(p: CompiledParameter): boolean {
@@ -171,8 +169,8 @@ export function fillArguments(
       const start = tool.parameters.find((p) => p.info.name === period.start);
       const end = tool.parameters.find((p) => p.info.name === period.end);
       const last = clause.dates[clause.dates.length - 1] ?? date;
-      // One period only: from one date phrase (a range "de X até Y" is one), or from several on the same
-      // day, ending after it starts. Otherwise no parameter takes the dates and the turn is unread (U5).
+      // One period only, from one date phrase ending after it starts: otherwise no parameter takes the
+      // dates and the turn is unread (U5), never run over a period the person did not name.
       if (periodHolds(clause.dates)) {
         if (start !== undefined && open(start)) set(start, write(start, date.from), 'turn', `A6 date ${start.info.name}`);
         if (end !== undefined && open(end)) set(end, last.to === null ? clause.turn.slice(last.start, last.end) : write(end, last.to), 'turn', `A6 date ${end.info.name}`);

@@ -201,10 +201,31 @@ describe('a period for a start-and-end tool', () => {
       ['mostre minha agenda de sexta até amanhã', 'pt-BR'],
       ['estou livre amanhã e sexta?', 'pt-BR'],
       ['mostre minha agenda de 4 de dezembro até 1 de dezembro', 'pt-BR'],
+      ['show my calendar today for the afternoon', 'en'],
+      ['show my calendar for today after 3pm', 'en'],
+      ['mostre minha agenda de hoje para a tarde', 'pt-BR'],
     ] as const) {
       const plan = demoRouter().plan(turn, { language, context: { now } });
       expect(plan.outcome, turn).toBe('unread');
       expect(plan.steps.some((s) => s.kind === 'unread' && s.decidedBy.startsWith('U5 unplaced')), turn).toBe(true);
     }
+  });
+});
+
+describe('ranges of times', () => {
+  const NOW = '2026-11-30T09:00:00Z';
+
+  it('ends "from 3pm to 5pm" at 5pm, not an hour after', () => {
+    expect(readDates('from 3pm to 5pm', { now: NOW }).map((d) => [d.start, d.end, d.grain])).toEqual([['2026-11-30T15:00:00+00:00', '2026-11-30T17:00:00+00:00', 'range']]);
+  });
+
+  it('reads "9am until 5pm" and "Monday through Friday" as ranges with no opening word', () => {
+    expect(readDates('today at 9am until 5pm', { now: NOW }).map((d) => [d.start, d.end])).toEqual([['2026-11-30T09:00:00+00:00', '2026-11-30T17:00:00+00:00']]);
+    expect(readDates('Monday through Friday', { now: NOW }).map((d) => [d.start, d.end])).toEqual([['2026-11-30T00:00:00+00:00', '2026-12-05T00:00:00+00:00']]);
+  });
+
+  it('joins a day part written "during the afternoon" to its day', () => {
+    const plan = demoRouter().plan('what is on my calendar on December 9 during the afternoon', { context: { now: NOW } });
+    expect(plan.steps[0]?.selection.arguments).toEqual({ time_min: '2026-12-09T12:00:00+00:00', time_max: '2026-12-09T18:00:00+00:00' });
   });
 });

@@ -289,9 +289,11 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   return ranges(folded, combine(folded, pieces, today, clock !== null));
 }
 
-const JOINERS = /^[\s,]*(?:at|on|in the|in|the|of|de|do|da|as|a|na|no|pela|pelo|em|,)?[\s,]*$/;
+const JOINERS = /^[\s,]*(?:at|on|in the|in|during the|during|the|of|de|do|da|as|a|na|no|pela|pelo|em|durante a|durante o|durante|,)?[\s,]*$/;
 
 const RANGE_GAP = /^\s*(?:ate|a|e|to|until|till|through|and|-|–)\s*(?:o|a|as|the)?\s*$/;
+/** A gap that makes a range with no opening word: "9am until 5pm", "Monday through Friday", "segunda até sexta". */
+const RANGE_CLOSE = /^\s*(?:ate|until|till|through|-|–)\s*(?:o|a|as|the)?\s*$/;
 const RANGE_OPEN = /(?:^|\s)(?:de|do|da|desde|entre|from|between)\s*(?:o|a|the)?\s*$/;
 
 /** "de ontem até hoje", "entre 1 de dezembro e 4 de fevereiro", "from Monday to Friday": one period, first start to last end. */
@@ -303,9 +305,10 @@ function ranges(folded: string, mentions: readonly DateMention[]): DateMention[]
     const gap = second === undefined ? '' : folded.slice(first.end, second.start);
     const before = folded.slice(Math.max(0, first.start - 12), first.start);
     const open = RANGE_OPEN.exec(before);
-    if (second !== undefined && (RANGE_GAP.test(gap) && (open !== null || /^\s*[-–]\s*$/.test(gap)))) {
+    if (second !== undefined && RANGE_GAP.test(gap) && (open !== null || RANGE_CLOSE.test(gap))) {
       const start = open === null ? first.start : first.start - open[0].trimStart().length;
-      const to = second.to;
+      // "from 3pm to 5pm" ends at 5pm; "from Monday to Friday" at the end of Friday.
+      const to = second.grain === 'time' ? second.from : second.to;
       const from = first.from;
       if (from === null || to === null || to > from) {
         out.push({ start, end: second.end, from, to, grain: 'range' });
