@@ -160,7 +160,8 @@ describe('a period for a start-and-end tool', () => {
     'on the 9th of December in the morning', 'tomorrow at 3pm', 'tomorrow from 3pm to 5pm', 'from tomorrow to Friday', 'from Friday to tomorrow',
     'tomorrow and Friday', 'Thursday in the afternoon', 'this afternoon', 'tonight', 'at 3pm', 'from 3pm to 5pm', 'tomorrow, in the morning',
     'Friday evening at 8pm', 'between December 1 and December 4', 'from December 4 to December 1', 'December 9 and tomorrow afternoon',
-    'tomorrow at noon', 'yesterday morning and today', 'on Monday in the evening', 'at 11pm tomorrow',
+    'tomorrow at noon', 'yesterday morning and today', 'on Monday in the evening', 'at 11pm tomorrow', 'from 3pm to 5pm tomorrow',
+    'from tomorrow at 3pm to 5pm', 'tomorrow at 3pm to 5pm', 'from 3pm to next week', 'Monday through Friday', 'at 9am until 5pm',
   ];
   const PT = [
     'hoje', 'amanhã', 'ontem', 'quinta', 'quinta que vem', 'semana que vem', 'mês passado', 'daqui a 3 dias', 'dia 9', 'dia 9 de dezembro',
@@ -168,6 +169,7 @@ describe('a period for a start-and-end tool', () => {
     'de amanhã até sexta', 'de sexta até amanhã', 'amanhã e sexta', 'na quinta-feira à noite', 'hoje à tarde', 'às 15h',
     'entre 1 de dezembro e 4 de dezembro', 'dia 9 à tarde', 'sexta à noite às 20h', 'de 4 de dezembro até 1 de dezembro',
     'dia 9 de dezembro e amanhã à tarde', 'ontem de manhã e hoje', 'amanhã ao meio-dia', 'sexta-feira 13 de manhã',
+    'das 15h às 17h de amanhã', 'das 10h às 11h', 'de segunda a sexta', 'das 17h às 15h', 'quinta durante a tarde',
   ];
   const turns: (readonly [string, 'en' | 'pt-BR'])[] = [
     ...EN.flatMap((d) => [[`show my calendar ${d}`, 'en'], [`am I free ${d}?`, 'en'], [`what is on my calendar ${d}`, 'en']] as const),
@@ -222,6 +224,21 @@ describe('ranges of times', () => {
   it('reads "9am until 5pm" and "Monday through Friday" as ranges with no opening word', () => {
     expect(readDates('today at 9am until 5pm', { now: NOW }).map((d) => [d.start, d.end])).toEqual([['2026-11-30T09:00:00+00:00', '2026-11-30T17:00:00+00:00']]);
     expect(readDates('Monday through Friday', { now: NOW }).map((d) => [d.start, d.end])).toEqual([['2026-11-30T00:00:00+00:00', '2026-12-05T00:00:00+00:00']]);
+  });
+
+  it('puts a range of times on the day written with it, before or after', () => {
+    const TOMORROW = ['2026-12-01T15:00:00+00:00', '2026-12-01T17:00:00+00:00'];
+    for (const [text, language] of [
+      ['tomorrow from 3pm to 5pm', 'en'],
+      ['from 3pm to 5pm tomorrow', 'en'],
+      ['from tomorrow at 3pm to 5pm', 'en'],
+      ['amanhã das 15h às 17h', 'pt-BR'],
+      ['das 15h às 17h de amanhã', 'pt-BR'],
+      ['amanhã, das 15h até 17h', 'pt-BR'],
+    ] as const) {
+      expect(readDates(text, { now: NOW, language }).map((d) => [d.text, d.start, d.end]), text).toEqual([[text, ...TOMORROW]]);
+    }
+    expect(readDates('das 10h às 11h', { now: NOW, language: 'pt-BR' }).map((d) => [d.start, d.end])).toEqual([['2026-11-30T10:00:00+00:00', '2026-11-30T11:00:00+00:00']]);
   });
 
   it('joins a day part written "during the afternoon" to its day', () => {

@@ -286,32 +286,47 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
   }
 
   pieces.sort((a, b) => a.start - b.start);
-  return ranges(folded, combine(folded, pieces, today, clock !== null));
+  return anchorTimes(folded, ranges(folded, combine(folded, pieces, today, clock !== null), today), today).map(({ named: _named, ...mention }) => mention);
 }
 
 const JOINERS = /^[\s,]*(?:at|on|in the|in|during the|during|the|of|de|do|da|as|a|na|no|pela|pelo|em|durante a|durante o|durante|,)?[\s,]*$/;
 
-const RANGE_GAP = /^\s*(?:ate|a|e|to|until|till|through|and|-|–)\s*(?:o|a|as|the)?\s*$/;
+const RANGE_GAP = /^\s*(?:ate|as|a|e|to|until|till|through|and|-|–)\s*(?:o|a|as|the)?\s*$/;
 /** A gap that makes a range with no opening word: "9am until 5pm", "Monday through Friday", "segunda até sexta". */
 const RANGE_CLOSE = /^\s*(?:ate|until|till|through|-|–)\s*(?:o|a|as|the)?\s*$/;
-const RANGE_OPEN = /(?:^|\s)(?:de|do|da|desde|entre|from|between)\s*(?:o|a|the)?\s*$/;
+const RANGE_OPEN = /(?:^|\s)(?:de|do|da|das|dos|desde|entre|from|between)\s*(?:o|a|as|the)?\s*$/;
+/** The word before a pt time is read with it ("às 17h"): as a gap, it is the range's own. */
+const TIME_LEAD = /^(?:as|a|ate)\s+/;
 
 /** "de ontem até hoje", "entre 1 de dezembro e 4 de fevereiro", "from Monday to Friday": one period, first start to last end. */
-function ranges(folded: string, mentions: readonly DateMention[]): DateMention[] {
-  const out: DateMention[] = [];
+/** Where one end of a range names its day and the other is a bare time or day part, both are on that day. */
+function dayOf(mention: Found): number | null {
+  return mention.named && mention.from !== null && (mention.grain === 'day' || mention.grain === 'part' || mention.grain === 'time') ? startOfDay(mention.from) : null;
+}
+
+function ranges(folded: string, mentions: readonly Found[], today: number): Found[] {
+  const out: Found[] = [];
   for (let i = 0; i < mentions.length; i++) {
-    const first = mentions[i] as DateMention;
+    const first = mentions[i] as Found;
     const second = mentions[i + 1];
-    const gap = second === undefined ? '' : folded.slice(first.end, second.start);
+    const lead = second === undefined || second.grain !== 'time' ? null : TIME_LEAD.exec(folded.slice(second.start, second.end));
+    const gap = second === undefined ? '' : folded.slice(first.end, second.start) + (lead?.[0] ?? '');
     const before = folded.slice(Math.max(0, first.start - 12), first.start);
     const open = RANGE_OPEN.exec(before);
     if (second !== undefined && RANGE_GAP.test(gap) && (open !== null || RANGE_CLOSE.test(gap))) {
       const start = open === null ? first.start : first.start - open[0].trimStart().length;
       // "from 3pm to 5pm" ends at 5pm; "from Monday to Friday" at the end of Friday.
-      const to = second.grain === 'time' ? second.from : second.to;
-      const from = first.from;
-      if (from === null || to === null || to > from) {
-        out.push({ start, end: second.end, from, to, grain: 'range' });
+      let to = second.grain === 'time' ? second.from : second.to;
+      let from = first.from;
+      // "das 15h às 17h de amanhã": the bare end takes the other's day; a week or month gives none.
+      const mixed = first.named !== second.named && from !== null && to !== null;
+      const day = first.named ? dayOf(first) : dayOf(second);
+      if (mixed && day !== null && from !== null && to !== null) {
+        if (first.named) to += day - today;
+        else from += day - today;
+      }
+      if ((!mixed || day !== null) && (from === null || to === null || to > from)) {
+        out.push({ start, end: second.end, from, to, grain: 'range', named: first.named || second.named });
         i++;
         continue;
       }
@@ -321,8 +336,33 @@ function ranges(folded: string, mentions: readonly DateMention[]): DateMention[]
   return out;
 }
 
-function combine(folded: string, pieces: readonly Piece[], today: number, resolved: boolean): DateMention[] {
-  const mentions: DateMention[] = [];
+/** A mention and whether a day is written in it (not so for a bare time or day part, read on today). */
+type Found = DateMention & { readonly named: boolean };
+
+/**
+ * A range of times written after a day ("tomorrow from 3pm to 5pm", "amanhã das 15h às 17h") is on
+ * that day, not today: the two become one mention.
+ */
+function anchorTimes(folded: string, mentions: readonly Found[], today: number): Found[] {
+  const out: Found[] = [];
+  for (let i = 0; i < mentions.length; i++) {
+    const day = mentions[i] as Found;
+    const times = mentions[i + 1];
+    if (times !== undefined && day.named && day.grain === 'day' && times.grain === 'range' && !times.named && /^[\s,]*$/.test(folded.slice(day.end, times.start))) {
+      const shift = day.from === null ? 0 : day.from - today;
+      const from = times.from === null ? null : times.from + shift;
+      const to = times.to === null ? null : times.to + shift;
+      out.push({ start: day.start, end: times.end, from, to, grain: 'range', named: true });
+      i++;
+      continue;
+    }
+    out.push(day);
+  }
+  return out;
+}
+
+function combine(folded: string, pieces: readonly Piece[], today: number, resolved: boolean): Found[] {
+  const mentions: Found[] = [];
   let group: Piece[] = [];
   const flush = (): void => {
     if (group.length === 0) return;
@@ -346,7 +386,7 @@ function combine(folded: string, pieces: readonly Piece[], today: number, resolv
     }
     const start = Math.min(...group.map((p) => p.start));
     const end = Math.max(...group.map((p) => p.end));
-    mentions.push({ start, end, from: resolved ? from : null, to: resolved ? to : null, grain });
+    mentions.push({ start, end, from: resolved ? from : null, to: resolved ? to : null, grain, named: day !== undefined });
     group = [];
   };
   for (const piece of pieces) {
