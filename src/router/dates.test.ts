@@ -59,6 +59,7 @@ const TABLE: readonly (readonly [string, 'en' | 'pt-BR', string, string, string]
   ['from Monday to Friday', 'en', MONDAY, '2026-10-19T00:00:00+01:00', '2026-10-24T00:00:00+01:00'],
   ['de ontem até amanhã', 'pt-BR', MONDAY, '2026-10-18T00:00:00+01:00', '2026-10-21T00:00:00+01:00'],
   ['tomorrow at noon', 'en', MONDAY, '2026-10-20T12:00:00+01:00', '2026-10-20T13:00:00+01:00'],
+  ['tonight', 'en', MONDAY, '2026-10-19T18:00:00+01:00', '2026-10-20T00:00:00+01:00'],
 ];
 
 describe('the date table', () => {

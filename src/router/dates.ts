@@ -217,6 +217,8 @@ export function findDates(folded: string, grammar: DateGrammar, clock: HostClock
     }
   }
   for (const m of folded.matchAll(grammar.day)) {
+    // A word that is a day and a day part ("tonight") is the day part, of today.
+    if (grammar.partKeys.has(m[0].replace(/\s+/g, ' '))) continue;
     const shift = DAY_SHIFT[grammar.dayKeys.get(m[0].replace(/\s+/g, ' ')) ?? ''] ?? 0;
     const from = today + shift * DAY;
     add({ kind: 'day', start: m.index, end: m.index + m[0].length, from, to: from + DAY, grain: 'day' });
