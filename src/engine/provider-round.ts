@@ -14,6 +14,8 @@ export interface RoundOptions {
   readonly random: () => number;
   /** Each text delta as it arrives (may await: the reader's backpressure). */
   readonly onText?: (text: string) => Promise<void> | undefined;
+  /** The controller for the stream's signal, reused across a run's rounds while not aborted (see `guardStream`). */
+  readonly streamController?: () => AbortController;
   /** A failed attempt is about to be retried: the text shown for it must be dropped. */
   readonly onRetry?: (info: { readonly attempt: number; readonly code: string; readonly delayMs: number }) => Promise<void> | undefined;
 }
@@ -51,7 +53,13 @@ async function attempt(options: RoundOptions): Promise<Completion> {
         signal,
         ...(settings.maxOutputTokens === null ? {} : { maxOutputTokens: settings.maxOutputTokens }),
       }),
-    { provider: provider.name, signal: options.signal, timeoutSeconds: settings.timeoutSeconds, streamTimeoutSeconds: settings.streamTimeoutSeconds },
+    {
+      provider: provider.name,
+      signal: options.signal,
+      timeoutSeconds: settings.timeoutSeconds,
+      streamTimeoutSeconds: settings.streamTimeoutSeconds,
+      ...(options.streamController === undefined ? {} : { innerController: options.streamController() }),
+    },
   );
   let text = '';
   const toolCalls: ToolCallPart[] = [];

@@ -120,6 +120,7 @@ async function modelRound(run: TurnRun, messages: Parameters<typeof runProviderR
     tools: run.parts.toolDefinitions,
     settings: run.parts.settings,
     signal: run.signal,
+    streamController: () => run.streamController(),
     clock: run.parts.clock,
     random: run.parts.random,
     onText: (content) => {

@@ -105,4 +105,40 @@ describe('stream guard', () => {
       expect.objectContaining({ code: 'provider_config_invalid' }),
     );
   });
+  it('gives every stream the caller\'s inner controller and leaves it usable after a normal end', async () => {
+    const controller = new AbortController();
+    const seen: AbortSignal[] = [];
+    const open = (signal: AbortSignal): AsyncIterable<ProviderEvent> => {
+      seen.push(signal);
+      return createScriptedProvider({ completions: [{ text: 'ok' }] }).complete({ ...request(), signal });
+    };
+    const options = { provider: 'scripted', signal: new AbortController().signal, innerController: controller };
+    await collect(guardStream(open, options));
+    await collect(guardStream(open, options));
+    expect(seen).toEqual([controller.signal, controller.signal]);
+    expect(controller.signal.aborted).toBe(false);
+  });
+
+  it('aborts the caller\'s inner controller on a timeout, and uses a fresh one once it is aborted', async () => {
+    const controller = new AbortController();
+    const seen: AbortSignal[] = [];
+    const open = (completion: { delayMs?: number; text: string }) => (signal: AbortSignal): AsyncIterable<ProviderEvent> => {
+      seen.push(signal);
+      return createScriptedProvider({ completions: [completion] }).complete({ ...request(), signal });
+    };
+    const options = { provider: 'scripted', signal: new AbortController().signal, innerController: controller, timeoutSeconds: 0.05 };
+    await expect(collect(guardStream(open({ delayMs: 60_000, text: 'late' }), options))).rejects.toMatchObject({ code: 'provider_timeout' });
+    expect(controller.signal.aborted).toBe(true);
+    expect(await collect(guardStream(open({ text: 'ok' }), options))).toContainEqual({ type: 'text', text: 'ok' });
+    expect(seen[1]).not.toBe(controller.signal);
+  });
+
+  it('cuts off a stream that ignores its signal when the clock runs out', async () => {
+    const deaf = (): AsyncIterable<ProviderEvent> => ({
+      [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<ProviderEvent>>(() => undefined) }),
+    });
+    await expect(collect(guardStream(deaf, { provider: 'deaf', signal: new AbortController().signal, timeoutSeconds: 0.05 }))).rejects.toMatchObject({
+      code: 'provider_timeout',
+    });
+  });
 });

@@ -20,6 +20,14 @@ export interface GuardOptions extends StreamTimeouts {
   readonly signal: AbortSignal;
   /** Fail with `provider_stream_cut` when the stream ends without a `done` event (default true). */
   readonly requireDone?: boolean;
+  /**
+   * The controller whose signal the inner stream gets, for a caller that streams many times in a
+   * row (a turn's rounds): building an AbortSignal per stream is a measurable cost. The stream
+   * aborts it when it stops early (a timeout, the caller's abort, a consumer that leaves); an
+   * aborted controller is used no more and the caller passes a fresh one next time. Default: a new
+   * controller per stream.
+   */
+  readonly innerController?: AbortController;
 }
 
 /** Validates a timeout setting; misuse throws `provider_config_invalid` at once. */
@@ -36,6 +44,12 @@ export function checkSeconds(name: string, value: number | undefined, fallback: 
  * that runs out aborts the inner stream and fails with `provider_timeout`; a stream that ends without
  * `done` fails with `provider_stream_cut`; anything thrown that is not a Plumb error becomes
  * `provider_network`. Usage events and empty text deltas do not restart the between-events clock.
+ *
+ * One timer watches the whole stream: an event only records when progress was made, and the timer,
+ * when it fires early, re-arms itself for the time still left (no timer or race per event). Time
+ * the consumer spends on an event counts, as the provider's silence would. A stream that ignores
+ * its signal is still cut off: each pending read is settled by the timer or the caller's abort,
+ * whichever comes first.
  */
 export async function* guardStream(
   open: (signal: AbortSignal) => AsyncIterable<ProviderEvent>,
@@ -45,44 +59,63 @@ export async function* guardStream(
   const betweenMs = checkSeconds('streamTimeoutSeconds', options.streamTimeoutSeconds, DEFAULT_STREAM_TIMEOUT_SECONDS) * 1000;
   const { signal, provider } = options;
   signal.throwIfAborted();
-  const inner = new AbortController();
-  let rejectAbort: (reason: unknown) => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    rejectAbort = reject;
-  });
-  aborted.catch(() => undefined);
+  const reused = options.innerController;
+  const inner = reused !== undefined && !reused.signal.aborted ? reused : new AbortController();
+  let sawEvent = false;
+  let progressAt = Date.now();
+  /** Why the stream stopped early (the caller's abort reason or the timeout), once it has. */
+  let stopped: { readonly reason: unknown } | undefined;
+  /** Settles the read in flight with a failure. */
+  let failRead: ((reason: unknown) => void) | undefined;
+  const stop = (reason: unknown): void => {
+    if (stopped !== undefined) return;
+    stopped = { reason };
+    failRead?.(reason);
+  };
   const onAbort = (): void => {
     inner.abort(signal.reason);
-    rejectAbort(signal.reason);
+    stop(signal.reason);
   };
   signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    const limitMs = sawEvent ? betweenMs : firstMs;
+    const leftMs = limitMs - (Date.now() - progressAt);
+    timer = undefined;
+    if (leftMs > 0) {
+      timer = setTimeout(check, leftMs);
+      return;
+    }
+    // The clock ran out while the consumer held an event: the next read gets no more time (re-armed at 0 when it starts).
+    if (failRead === undefined) return;
+    const error = new ProviderError(
+      'provider_timeout',
+      sawEvent
+        ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
+        : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
+      { provider },
+    );
+    inner.abort(error);
+    stop(error);
+  };
+  const settle = (resolve: (result: IteratorResult<ProviderEvent>) => void, reject: (reason: unknown) => void): void => {
+    failRead = reject;
+    iterator!.next().then(resolve, reject);
+  };
   let iterator: AsyncIterator<ProviderEvent> | undefined;
   let finished = false;
-  let timer: NodeJS.Timeout | undefined;
   try {
     iterator = open(inner.signal)[Symbol.asyncIterator]();
-    let sawEvent = false;
+    timer = setTimeout(check, firstMs);
     let sawDone = false;
-    let progressAt = Date.now();
     for (;;) {
-      const limitMs = sawEvent ? betweenMs : firstMs;
-      const waitMs = Math.max(0, limitMs - (Date.now() - progressAt));
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(resolve, waitMs, 'timeout');
-      });
-      const result = await Promise.race([iterator.next(), timedOut, aborted]);
-      clearTimeout(timer);
-      if (result === 'timeout') {
-        const error = new ProviderError(
-          'provider_timeout',
-          sawEvent
-            ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
-            : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
-          { provider },
-        );
-        inner.abort(error);
-        throw error;
-      }
+      if (stopped !== undefined) throw stopped.reason;
+      timer ??= setTimeout(check, 0);
+      const result = await new Promise<IteratorResult<ProviderEvent>>(settle);
+      failRead = undefined;
+      // Set by the timer or the caller's abort while the read was pending (TypeScript cannot see it).
+      const late = stopped as { readonly reason: unknown } | undefined;
+      if (late !== undefined) throw late.reason;
       if (result.done === true) {
         finished = true;
         if (!sawDone && options.requireDone !== false) throw streamCut(provider, 'its terminal event');
@@ -91,8 +124,13 @@ export async function* guardStream(
       const event = result.value;
       if (event.type === 'done') sawDone = true;
       if (!(event.type === 'usage' || (event.type === 'text' && event.text === ''))) {
-        sawEvent = true;
         progressAt = Date.now();
+        if (!sawEvent) {
+          // The first event switches clocks: the timer now watches the (usually shorter) gap between events.
+          sawEvent = true;
+          clearTimeout(timer);
+          timer = setTimeout(check, betweenMs);
+        }
       }
       yield event;
     }
@@ -101,6 +139,7 @@ export async function* guardStream(
     if (isPlumbError(error)) throw error;
     throw networkFailure(provider, error);
   } finally {
+    failRead = undefined;
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
     // A stream that ended normally needs no abort: aborting builds a DOMException and notifies listeners for nothing.
