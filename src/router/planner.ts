@@ -190,8 +190,10 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   const left = values.filter(
     (v) => (v.kind === 'integer' || v.kind === 'decimal' || v.kind === 'quoted') && !claimed.has(v) && !pending.some((c) => v.start >= c.start && v.end <= c.end),
   );
-  const unplaced = [...left.map((v) => v.text), ...unplacedDates];
-  if (unplaced.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask') && !drafts.some((d) => d.kind === 'compute')) {
+  // A calculation may take numbers the reads do not; a date no read placed is never a calculation's.
+  const computes = drafts.some((d) => d.kind === 'compute');
+  const unplaced = [...(computes ? [] : left.map((v) => v.text)), ...unplacedDates];
+  if (unplaced.length > 0 && drafts.some((d) => d.kind === 'tool' || d.kind === 'ask')) {
     // Values the plan does not place mean the turn asked for more than was read: better unread than half done.
     drafts.push(unreadDraft(unplaced.join(', '), `U5 unplaced ${unplaced.join(', ')}`));
   }
