@@ -69,6 +69,10 @@ describe('the demo host tools', () => {
     expect(code(await call('list_events', { time_min: 'tomorrow', time_max: '2026-11-01T00:00:00Z' }, bob))).toBe('invalid_arguments');
   });
 
+  it('list_events refuses a visitor instead of answering an empty calendar', async () => {
+    expect(code(await call('list_events', { time_min: '2026-11-23T00:00:00Z', time_max: '2026-12-14T00:00:00Z' }, anonymous))).toBe('forbidden');
+  });
+
   it('charge_card is held for confirmation, refuses more than the unpaid balance and charges the rest', async () => {
     const order = (await call('get_order', { order_id: '4411' })) as { balance: string };
     expect(isConfirmationRequired(await call('charge_card', { order_id: '4411', amount: '1.00' }))).toBe(true);

@@ -62,6 +62,8 @@ export function createDemoHostTools(app: ChatApp): Tool[] {
       const from = new Date(args.time_min);
       const to = new Date(args.time_max);
       if (!(from.getTime() < to.getTime())) throw toolError('invalid_arguments', 'time_min must be before time_max.');
+      // The calendar is the signed-in staff's: an empty list for a visitor would read as "you are free".
+      if (ctx.actor.kind === 'anonymous') throw toolError('forbidden', 'The calendar is for signed-in staff; sign in to see it.');
       const data = await runDemoGraphql<{ calendarEventList: { items: { id: string; title: string; start: string; end: string }[] } }>(
         app,
         ctx.actor,
