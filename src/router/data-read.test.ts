@@ -171,6 +171,15 @@ describe('turns the router leaves to others', () => {
     expect(read('por que o pedido 4415 foi cancelado?', 'pt-BR').outcome).toBe('unread');
   });
 
+  it('leaves a ranking unread (no read here orders or picks rows by rank), but not a bound', () => {
+    expect(read('who is the customer with the most orders?').steps[0]?.decidedBy).toBe('U8 ranking');
+    expect(read('show me the top 3 orders').outcome).toBe('unread');
+    expect(read('qual é o cliente com mais pedidos?', 'pt-BR').steps[0]?.decidedBy).toBe('U8 ranking');
+    expect(read('quais são os melhores materiais?', 'pt-BR').outcome).toBe('unread');
+    expect(read('materials with density at most 5').outcome).toBe('run');
+    expect(read('materiais com densidade de mais de 5', 'pt-BR').steps[0]?.decidedBy).not.toBe('U8 ranking');
+  });
+
   it('takes a quoted reply as the text asked for, whatever words it holds', () => {
     const session = readingRouter().session();
     expect(session.read('add a task to project 1', { context: NOW }).outcome).toBe('ask');

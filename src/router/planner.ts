@@ -20,6 +20,8 @@ import { findValues } from './values.js';
 
 /** A turn that asks for a reason: why, how come, por que, por quê. */
 const REASON = /^\s*(?:why|how come|por que|porque)(?![a-z0-9])/;
+/** A ranking ("the customer with the most orders", "o melhor cliente"): no read here orders or picks rows by rank. */
+const RANKING = /(?<![a-z0-9])(?:(?<!at )(?:most|least)|best|worst|fewest|highest|lowest|biggest|largest|smallest|top \d+|melhor(?:es)?|pior(?:es)?|(?:o|a|os|as) (?:maior|menor)(?:es)?|com (?:mais|menos)(?! de(?![a-z0-9])))(?![a-z0-9])/;
 
 /** The longest turn the router reads; a longer one is unread. */
 export const MAX_TURN_LENGTH = 4000;
@@ -68,6 +70,7 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   // A question about reasons ("why was order 4415 cancelled?") is no call's to answer: reading the
   // order would answer something else.
   if (REASON.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U7 reason')], options, []);
+  if (RANKING.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U8 ranking')], options, []);
 
   const dates = findDates(folded, lang.dates, clock);
   const values = findValues(turn, options.language, lang.words.channels, folded).filter(
