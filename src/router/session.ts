@@ -181,6 +181,8 @@ export function sessionFromJSON(router: Router, json: string, options: RestoreOp
 class RouterSession implements Session {
   readonly #router: Router;
   #state: SessionState;
+  /** How many history entries are known to be this host's chain (see #chainIntact). */
+  #verified = 0;
 
   constructor(router: Router, state: SessionState) {
     this.#router = router;
@@ -369,6 +371,7 @@ class RouterSession implements Session {
     const prev = history.length === 0 ? this.#genesis() : (history[history.length - 1] as HistoryEntry).mac;
     const body = { ...fields, seq: history.length, prev };
     const entry: HistoryEntry = { ...body, mac: canonicalHmac(this.#router.core.secret, body) };
+    if (this.#verified === history.length) this.#verified++;
     this.#state = { ...this.#state, history: [...history, entry] };
   }
 
@@ -376,9 +379,16 @@ class RouterSession implements Session {
     return canonicalHmac(this.#router.core.secret, { sessionId: this.#state.sessionId, purpose: 'plumb.router.history' });
   }
 
+  /**
+   * Whether the history is the chain this host wrote. What came in with the JSON is verified once;
+   * what this object appends since is its own, so each later check verifies only the entries it has
+   * not seen (a long conversation's check no longer re-hashes its whole history).
+   */
   #chainIntact(): boolean {
-    let prev = this.#genesis();
-    for (const [seq, entry] of this.#state.history.entries()) {
+    const history = this.#state.history;
+    let prev = this.#verified === 0 ? this.#genesis() : (history[this.#verified - 1] as HistoryEntry).mac;
+    for (let seq = this.#verified; seq < history.length; seq++) {
+      const entry = history[seq] as HistoryEntry;
       try {
         const { mac, ...body } = entry;
         if (entry.seq !== seq || entry.prev !== prev || canonicalHmac(this.#router.core.secret, body) !== mac) return false;
@@ -387,6 +397,7 @@ class RouterSession implements Session {
         return false;
       }
     }
+    this.#verified = history.length;
     return true;
   }
 }
