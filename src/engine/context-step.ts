@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../providers/index.js';
-import type { ItemRecord } from '../store/index.js';
+import type { ItemRecord, ThreadRecord } from '../store/index.js';
 import { selectContext, toMessages, transcript } from './history.js';
+import type { ContextSelection } from './history.js';
 import { newItems } from './journal.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
@@ -18,10 +19,17 @@ export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
     await run.loadThread();
     // Fixed once per run, so that the rounds of one turn share one summary.
     const { settings } = run.parts;
-    const selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
-    const messageCount = selection.prefix.length + selection.recent.length;
-    let summary: string | null = null;
-    if (selection.prefix.length > 0 && messageCount > settings.summarizeAfter) summary = await ensureSummary(run, selection.prefix);
+    let selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
+    let summarize = selection.prefix.length > 0 && selection.prefix.length + selection.recent.length > settings.summarizeAfter;
+    let current = summarize ? await run.parts.store.getThread(run.thread.id) : undefined;
+    if (!run.wholeThread && !tailSuffices(selection, summarize, current)) {
+      await run.loadWholeThread();
+      selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
+      const wasSummarizing = summarize;
+      summarize = selection.prefix.length > 0 && selection.prefix.length + selection.recent.length > settings.summarizeAfter;
+      if (summarize && !wasSummarizing) current = await run.parts.store.getThread(run.thread.id);
+    }
+    const summary = summarize ? await ensureSummary(run, selection.prefix, current) : null;
     run.window = { startOrdinal: selection.recent[0]?.ordinal ?? Number.MAX_SAFE_INTEGER, summary };
   }
   const { startOrdinal, summary } = run.window;
@@ -32,10 +40,22 @@ export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
   return messages;
 }
 
+/**
+ * Whether a thread's tail gives the window (and summary) the whole thread would: the tail's older
+ * part holds a user message (a step never spans one, so the window is cut where it would be), it
+ * has enough messages that summarizing is decided alike, and the summary either covers the tail's
+ * older part exactly or starts inside it (so that only the tail's items are summarized anew).
+ */
+function tailSuffices(selection: ContextSelection, summarize: boolean, current: ThreadRecord | undefined): boolean {
+  const { prefix } = selection;
+  if (!summarize || !prefix.some((item) => item.kind === 'user_text')) return false;
+  const marker = current?.summaryThroughItemId;
+  return current?.summary != null && marker != null && prefix.some((item) => item.id === marker);
+}
+
 /** The summary covering exactly `prefix`: reused when its marker is the prefix's last item, else regenerated. */
-async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[]): Promise<string> {
+async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[], current: ThreadRecord | undefined): Promise<string> {
   const last = prefix[prefix.length - 1]!;
-  const current = await run.parts.store.getThread(run.thread.id);
   if (current?.summary != null && current.summaryThroughItemId === last.id) return current.summary;
   // Incremental when the old marker lies inside the prefix: the old summary plus what follows it.
   const markerIndex = current?.summaryThroughItemId == null ? -1 : prefix.findIndex((item) => item.id === current.summaryThroughItemId);

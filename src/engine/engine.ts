@@ -22,7 +22,7 @@ import { reportCall } from './tool-step.js';
 import { renderAnswer } from './answer/index.js';
 import { driveTurn } from './router-turn.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
-import { TurnRun } from './turn-run.js';
+import { TurnRun, tailOrdinals } from './turn-run.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
 
@@ -336,8 +336,13 @@ class PlumbEngine implements Engine {
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });
     // The turn stays `accepted` until its first step commits as `running` (one transaction fewer);
     // a new thread's journal is just the user item, so it need not be read back.
-    // A router turn reads only its own items until a model round needs the thread's.
-    const items = begun.userItem.ordinal === 1 || this.#parts.routing !== undefined ? [begun.userItem] : [...(await this.#store.listItems(thread.id))];
+    // A router turn reads only its own items until a model round needs the thread's; a model turn
+    // reads the thread's recent tail (the context window's items), not every item of a long thread.
+    const tailFrom = Math.max(0, begun.userItem.ordinal - 1 - tailOrdinals(this.settings.maxRecentMessages));
+    const items =
+      begun.userItem.ordinal === 1 || this.#parts.routing !== undefined
+        ? [begun.userItem]
+        : [...(await this.#store.listItems(thread.id, tailFrom === 0 ? {} : { afterOrdinal: tailFrom }))];
     await this.#run(
       new TurnRun({
         parts: this.#parts,
@@ -350,6 +355,7 @@ class PlumbEngine implements Engine {
         canConfirm: request.canConfirm,
         language: request.language,
         turnItemsOnly: this.#parts.routing !== undefined && begun.userItem.ordinal !== 1,
+        tailOnly: this.#parts.routing === undefined && tailFrom > 0,
       }),
       () => Promise.resolve(),
     );

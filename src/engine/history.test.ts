@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ItemRecord } from '../store/index.js';
+import type { ItemRecord, ListItemsOptions, Store } from '../store/index.js';
+import { createMemoryStore } from '../store/index.js';
 import { selectContext, toMessages } from './history.js';
 import { alice, key, makeKit } from './test-support.js';
 import type { Kit } from './test-support.js';
@@ -90,5 +91,67 @@ describe('summarization', () => {
     const fresh = made.provider!.requests.filter((r) => r.completion === 'summary').at(-1)!;
     expect(JSON.stringify(fresh.messages)).not.toContain('Earlier summary');
     expect(JSON.stringify(fresh.messages)).toContain('User: q1');
+  });
+
+  describe('on a long thread', () => {
+    const looking = {
+      completions: [
+        { name: 'summary', when: { anyMessageContains: 'Summarize the conversation' }, repeat: true, text: 'SUMMARY', usage: { inputTokens: 100, outputTokens: 10 } },
+        { name: 'answer', when: { toolName: 'lookup' }, repeat: true, text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } },
+        { name: 'look', repeat: true, toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 'bolt' } }], usage: { inputTokens: 1, outputTokens: 1 } },
+      ],
+    };
+    /** A memory store that records how each thread read was bounded. */
+    function recordingStore(): { store: Store; reads: (number | undefined)[] } {
+      const inner = createMemoryStore();
+      const reads: (number | undefined)[] = [];
+      const store = new Proxy(inner, {
+        get(target, property, receiver) {
+          if (property === 'listItems') {
+            return (threadId: string, options?: ListItemsOptions) => {
+              if (options?.turnId === undefined) reads.push(options?.afterOrdinal);
+              return target.listItems(threadId, options);
+            };
+          }
+          const value: unknown = Reflect.get(target, property, receiver);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      return { store, reads };
+    }
+
+    it('reads only the recent tail, and gives the model the window and summary the whole thread would', async () => {
+      const { store, reads } = recordingStore();
+      const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2 }, { store });
+      kits.push(made);
+      const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
+      const threadId = first.events[0]!.thread_id;
+      for (let turn = 2; turn <= 30; turn++) await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: `q${turn}` });
+      expect(reads.at(-1)).toBeGreaterThan(0);
+      const items = await made.store.listItems(threadId);
+      // The window is fixed at the turn's first round, when the journal ended with the user's message.
+      const answer = items.at(-1)!;
+      const asked = items.find((item) => item.turnId === answer.turnId && item.kind === 'user_text')!;
+      const window = selectContext(items.filter((item) => item.ordinal <= asked.ordinal), answer.turnId, 3);
+      const shown = items.filter((item) => item.ordinal >= window.recent[0]!.ordinal && item !== answer);
+      const request = made.provider!.requests.at(-1)!;
+      expect(request.messages.slice(1)).toEqual([{ role: 'system', content: 'Summary of the earlier conversation:\nSUMMARY' }, ...toMessages(shown)]);
+      const thread = await made.store.getThread(threadId);
+      expect(thread?.summaryThroughItemId).toBe(window.prefix.at(-1)!.id);
+    });
+
+    it('reads the whole thread when the summary marker is not in the tail', async () => {
+      const { store, reads } = recordingStore();
+      const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2 }, { store });
+      kits.push(made);
+      const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
+      const threadId = first.events[0]!.thread_id;
+      for (let turn = 2; turn <= 30; turn++) await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: `q${turn}` });
+      await made.store.updateThread(threadId, { summaryThroughItemId: 'gone' });
+      await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'q31' });
+      expect(reads.at(-1)).toBeUndefined();
+      const fresh = made.provider!.requests.filter((r) => r.completion === 'summary').at(-1)!;
+      expect(JSON.stringify(fresh.messages)).toContain('User: q1\\n');
+    });
   });
 });

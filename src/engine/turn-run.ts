@@ -65,8 +65,12 @@ export class TurnRun {
   session: SessionHandle | undefined;
   /** The language a new router session of the thread reads in (the sender's choice). */
   readonly language: string | undefined;
-  /** False while `items` holds only this turn's items (a router turn needs no more until a model round). */
-  #wholeThread: boolean;
+  /**
+   * How much of the thread `items` holds: this turn's items only (a router turn needs no more
+   * until a model round), a recent tail of it (enough for the context window of a long thread,
+   * checked when the window is chosen), or all of it.
+   */
+  #loaded: 'turn' | 'tail' | 'whole';
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
   #streamController: AbortController | undefined;
 
@@ -82,6 +86,8 @@ export class TurnRun {
     language?: string | undefined;
     /** `items` holds only this turn's items; the thread's are read on the first model round. */
     turnItemsOnly?: boolean | undefined;
+    /** `items` holds the thread's items from some ordinal on (with this turn's), not the whole thread. */
+    tailOnly?: boolean | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -93,7 +99,7 @@ export class TurnRun {
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
     this.language = init.language;
-    this.#wholeThread = init.turnItemsOnly !== true;
+    this.#loaded = init.turnItemsOnly === true ? 'turn' : init.tailOnly === true ? 'tail' : 'whole';
   }
 
   get signal(): AbortSignal {
@@ -142,12 +148,30 @@ export class TurnRun {
     return records;
   }
 
-  /** Makes `items` the whole thread's journal (once): the model's context needs it. */
+  /** True once `items` holds the whole thread's journal. */
+  get wholeThread(): boolean {
+    return this.#loaded === 'whole';
+  }
+
+  /**
+   * Makes `items` hold at least the recent part of the thread that the model's context needs: the
+   * thread's last items before this turn (`tailOrdinals` of them), or all of them when the thread
+   * is short. The caller checks that the tail suffices and else calls `loadWholeThread`.
+   */
   async loadThread(): Promise<void> {
-    if (this.#wholeThread) return;
+    if (this.#loaded !== 'turn') return;
+    const after = this.items.length === 0 ? 0 : Math.max(0, this.items[0]!.ordinal - 1 - tailOrdinals(this.parts.settings.maxRecentMessages));
+    const read = await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after });
+    this.items.splice(0, this.items.length, ...read);
+    this.#loaded = after === 0 ? 'whole' : 'tail';
+  }
+
+  /** Makes `items` the whole thread's journal (once). */
+  async loadWholeThread(): Promise<void> {
+    if (this.#loaded === 'whole') return;
     const all = await this.parts.store.listItems(this.thread.id);
     this.items.splice(0, this.items.length, ...all);
-    this.#wholeThread = true;
+    this.#loaded = 'whole';
   }
 
   turnItems(): ItemRecord[] {
@@ -214,6 +238,14 @@ export class TurnRun {
     const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens } });
     if (waiting !== undefined) await waiting;
   }
+}
+
+/**
+ * How many items before a turn a thread's tail holds: room for the recent window (whose items are
+ * not all messages), a step it must not split, and the summary marker of the turn before.
+ */
+export function tailOrdinals(maxRecentMessages: number): number {
+  return 3 * maxRecentMessages + 30;
 }
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
