@@ -5,7 +5,8 @@
  * `full` with an fsync per commit), through `ai@6` `generateText` with `MockLanguageModelV3` and a
  * step limit, and through a `@langchain/langgraph` StateGraph with a ToolNode and a scripted chat
  * model — side by side in one process. Then what one turn writes to the SQLite journal (commits,
- * statements, WAL frames), and the heap Plumb retains beyond its journal after 10,000 turns.
+ * statements, WAL frames), one turn on a long thread (200 turns before it: the history read and the
+ * summary round), and the heap Plumb retains beyond its journal after 10,000 turns.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,25 @@ function plumbProvider(k: number): Provider {
       await Promise.resolve();
     },
   };
+}
+
+/** Turns that all continue one thread, begun with `before` turns already in it (its journal grows as it runs). */
+async function plumbLongThread(store: Store, k: number, before: number): Promise<{ run: (i: number) => Promise<void>; close: () => Promise<void> }> {
+  const engine = createEngine({
+    store,
+    provider: plumbProvider(k),
+    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
+    settings: { recoverOnStart: false },
+  });
+  const actor = { kind: 'anonymous', sessionKey: 'long' } as const;
+  let turn = 0;
+  const one = async (): Promise<void> => {
+    turn++;
+    const { answer } = await collect(engine.send({ actor, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
+    if (answer === '') throw new Error('plumb: no answer');
+  };
+  for (let i = 0; i < before; i++) await one();
+  return { run: one, close: () => engine.close() };
 }
 
 function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void> } {
@@ -261,6 +281,20 @@ const benchmark: Benchmark = {
         );
       }
       await journalCost(dir, [1, 3]);
+      // A long conversation: each turn continues one thread of `earlier` turns (a summary round each turn, as the engine does).
+      const earlier = 200;
+      const longTurns = Math.min(turns, 500);
+      const longRows: (string | number)[][] = [];
+      for (const [system, store] of [
+        ['Plumb engine, memory store', createMemoryStore()],
+        ['Plumb engine, SQLite store (WAL, durability normal)', openSqliteStore({ path: join(dir, 'long.db') })],
+      ] as const) {
+        const subject = await plumbLongThread(store, 1, earlier);
+        const stats = summarize(await measure(longTurns, subject.run, Math.min(warmup, 50)));
+        await subject.close();
+        longRows.push([system, stats.median * 1000, stats.p99 * 1000]);
+      }
+      printTable(`One turn on a long thread (K = 1; ${earlier} turns before, ${longTurns} measured)`, ['system', 'median µs', 'p99 µs'], longRows);
       // Retained heap: run many turns on the memory store, then delete their threads; what stays is not the journal.
       const store = createMemoryStore();
       const subject = plumbTurn(store, 1);
