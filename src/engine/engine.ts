@@ -262,7 +262,12 @@ class PlumbEngine implements Engine {
 
   /** Runs `task` detached, feeding `channel`; its failure becomes an error event, never an unhandled rejection. */
   #spawn(channel: EventChannel<ChatEvent>, task: () => Promise<void>, signal?: AbortSignal): AsyncIterable<ChatEvent> {
-    const onAbort = (): void => channel.detach();
+    // A listener object with a method, not an arrow in a const: under tsx (esbuild keepNames) each such arrow is renamed at runtime.
+    const onAbort = {
+      handleEvent(): void {
+        channel.detach();
+      },
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted === true) channel.detach();
     const running = (async () => {
@@ -363,7 +368,7 @@ class PlumbEngine implements Engine {
 
   /** Registers the run as the thread's active one, runs `before` then the loop, and unregisters. */
   async #run(run: TurnRun, before: (run: TurnRun) => Promise<void>): Promise<void> {
-    let release: () => void = () => undefined;
+    let release: (() => void) | undefined;
     const settled = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -373,7 +378,7 @@ class PlumbEngine implements Engine {
       await driveTurn(run);
     } finally {
       this.#active.delete(run.thread.id);
-      release();
+      release?.();
     }
   }
 

@@ -55,28 +55,31 @@ export function toMessages(items: readonly ItemRecord[]): ChatMessage[] {
   let waiting: { id: string; name: string }[] = [];
   const answered = new Set<string>();
   for (const item of items) if (item.kind === 'tool_result') answered.add(`${item.turnId}#${toolResultOf(item).callId}`);
-  const flush = (): void => {
-    if (open === undefined) return;
-    out.push(open.toolCalls.length === 0 ? { role: 'assistant', content: open.content } : { role: 'assistant', content: open.content, toolCalls: open.toolCalls });
-    open = undefined;
-  };
-  const closeDangling = (): void => {
-    for (const call of waiting) out.push({ role: 'tool', toolCallId: call.id, name: call.name, result: unfinishedResult });
-    waiting = [];
+  // Methods, not arrows in consts: under tsx (esbuild keepNames) each such arrow is renamed at runtime, on every call.
+  const ops = {
+    flush(): void {
+      if (open === undefined) return;
+      out.push(open.toolCalls.length === 0 ? { role: 'assistant', content: open.content } : { role: 'assistant', content: open.content, toolCalls: open.toolCalls });
+      open = undefined;
+    },
+    closeDangling(): void {
+      for (const call of waiting) out.push({ role: 'tool', toolCallId: call.id, name: call.name, result: unfinishedResult });
+      waiting = [];
+    },
   };
   for (const item of items) {
     switch (item.kind) {
       case 'user_text':
-        flush();
-        closeDangling();
+        ops.flush();
+        ops.closeDangling();
         out.push({ role: 'user', content: itemText(item) });
         break;
       case 'assistant_text':
       case 'tool_call': {
         const group = `${item.turnId}#${itemStep(item)}`;
         if (open === undefined || open.group !== group) {
-          flush();
-          closeDangling();
+          ops.flush();
+          ops.closeDangling();
           open = { content: '', toolCalls: [], group };
         }
         if (item.kind === 'assistant_text') open.content += itemText(item);
@@ -88,7 +91,7 @@ export function toMessages(items: readonly ItemRecord[]): ChatMessage[] {
         break;
       }
       case 'tool_result': {
-        flush();
+        ops.flush();
         const result = toolResultOf(item);
         out.push({ role: 'tool', toolCallId: result.callId, name: result.name, result: result.result });
         break;
@@ -97,8 +100,8 @@ export function toMessages(items: readonly ItemRecord[]): ChatMessage[] {
         break;
     }
   }
-  flush();
-  closeDangling();
+  ops.flush();
+  ops.closeDangling();
   return out;
 }
 

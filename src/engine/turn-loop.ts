@@ -63,7 +63,9 @@ export async function modelLoop(run: TurnRun): Promise<void> {
       completion,
       counters: run.counters,
       settings,
-      effectOf: (name) => run.parts.dispatcher.tool(name)?.effect,
+      effectOf(name) {
+        return run.parts.dispatcher.tool(name)?.effect;
+      },
       hasTools: run.parts.toolDefinitions.length > 0,
     });
     switch (plan.kind) {
@@ -120,15 +122,18 @@ async function modelRound(run: TurnRun, messages: Parameters<typeof runProviderR
     tools: run.parts.toolDefinitions,
     settings: run.parts.settings,
     signal: run.signal,
-    streamController: () => run.streamController(),
     clock: run.parts.clock,
     random: run.parts.random,
-    onText: (content) => {
+    // Methods, not arrow properties: under tsx (esbuild keepNames) each arrow property is renamed at runtime, every round.
+    streamController(): AbortController {
+      return run.streamController();
+    },
+    onText(content): Promise<void> | undefined {
       if (!buffer) return run.emit({ type: 'text_chunk', content });
       (run.textBuffer ??= []).push(content);
       return undefined;
     },
-    onRetry: async ({ attempt, code, delayMs }) => {
+    async onRetry({ attempt, code, delayMs }): Promise<void> {
       run.textBuffer = undefined;
       await run.append([newItems.retryMarker({ reason: 'provider', attempt, code, step: run.counters.rounds })]);
       const waiting = run.emit({ type: 'retry', attempt, code, delay_ms: delayMs });

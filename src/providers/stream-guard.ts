@@ -67,51 +67,55 @@ export async function* guardStream(
   let stopped: { readonly reason: unknown } | undefined;
   /** Settles the read in flight with a failure. */
   let failRead: ((reason: unknown) => void) | undefined;
-  const stop = (reason: unknown): void => {
-    if (stopped !== undefined) return;
-    stopped = { reason };
-    failRead?.(reason);
-  };
-  const onAbort = (): void => {
-    inner.abort(signal.reason);
-    stop(signal.reason);
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const check = (): void => {
-    const limitMs = sawEvent ? betweenMs : firstMs;
-    const leftMs = limitMs - (Date.now() - progressAt);
-    timer = undefined;
-    if (leftMs > 0) {
-      timer = setTimeout(check, leftMs);
-      return;
-    }
-    // The clock ran out while the consumer held an event: the next read gets no more time (re-armed at 0 when it starts).
-    if (failRead === undefined) return;
-    const error = new ProviderError(
-      'provider_timeout',
-      sawEvent
-        ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
-        : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
-      { provider },
-    );
-    inner.abort(error);
-    stop(error);
+  // Methods, not arrows in consts: under tsx (esbuild keepNames) each such arrow is renamed at runtime, on every stream.
+  const watch = {
+    stop(this: void, reason: unknown): void {
+      if (stopped !== undefined) return;
+      stopped = { reason };
+      failRead?.(reason);
+    },
+    onAbort(this: void): void {
+      inner.abort(signal.reason);
+      watch.stop(signal.reason);
+    },
+    check(this: void): void {
+      const limitMs = sawEvent ? betweenMs : firstMs;
+      const leftMs = limitMs - (Date.now() - progressAt);
+      timer = undefined;
+      if (leftMs > 0) {
+        timer = setTimeout(watch.check, leftMs);
+        return;
+      }
+      // The clock ran out while the consumer held an event: the next read gets no more time (re-armed at 0 when it starts).
+      if (failRead === undefined) return;
+      const error = new ProviderError(
+        'provider_timeout',
+        sawEvent
+          ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
+          : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
+        { provider },
+      );
+      inner.abort(error);
+      watch.stop(error);
+    },
+    /** A read of the next event that the timer or the caller's abort can also settle. */
+    read(this: void, resolve: (result: IteratorResult<ProviderEvent>) => void, reject: (reason: unknown) => void): void {
+      failRead = reject;
+      iterator!.next().then(resolve, reject);
+    },
   };
-  const settle = (resolve: (result: IteratorResult<ProviderEvent>) => void, reject: (reason: unknown) => void): void => {
-    failRead = reject;
-    iterator!.next().then(resolve, reject);
-  };
+  signal.addEventListener('abort', watch.onAbort, { once: true });
   let iterator: AsyncIterator<ProviderEvent> | undefined;
   let finished = false;
   try {
     iterator = open(inner.signal)[Symbol.asyncIterator]();
-    timer = setTimeout(check, firstMs);
+    timer = setTimeout(watch.check, firstMs);
     let sawDone = false;
     for (;;) {
       if (stopped !== undefined) throw stopped.reason;
-      timer ??= setTimeout(check, 0);
-      const result = await new Promise<IteratorResult<ProviderEvent>>(settle);
+      timer ??= setTimeout(watch.check, 0);
+      const result = await new Promise<IteratorResult<ProviderEvent>>(watch.read);
       failRead = undefined;
       // Set by the timer or the caller's abort while the read was pending (TypeScript cannot see it).
       const late = stopped as { readonly reason: unknown } | undefined;
@@ -129,7 +133,7 @@ export async function* guardStream(
           // The first event switches clocks: the timer now watches the (usually shorter) gap between events.
           sawEvent = true;
           clearTimeout(timer);
-          timer = setTimeout(check, betweenMs);
+          timer = setTimeout(watch.check, betweenMs);
         }
       }
       yield event;
@@ -141,7 +145,7 @@ export async function* guardStream(
   } finally {
     failRead = undefined;
     clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', watch.onAbort);
     // A stream that ended normally needs no abort: aborting builds a DOMException and notifies listeners for nothing.
     if (!finished && !inner.signal.aborted) inner.abort();
     if (!finished && iterator?.return !== undefined) {
