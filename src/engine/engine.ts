@@ -22,6 +22,7 @@ import { reportCall } from './tool-step.js';
 import { renderAnswer } from './answer/index.js';
 import { driveTurn } from './router-turn.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
+import { LiveSessions } from './live-sessions.js';
 import { TurnRun, tailOrdinals } from './turn-run.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
@@ -651,5 +652,6 @@ function routingParts(options: EngineOptions, settings: EngineSettings): Routing
     onUnread: settings.onUnread ?? (options.provider === undefined ? 'refuse' : 'model'),
     askToRephrase: settings.askToRephrase,
     answerWith: settings.answerWith,
+    live: new LiveSessions(),
   };
 }

@@ -318,6 +318,20 @@ describe('the router session of a thread', () => {
     expect(one.calls).toEqual([{ name: 'charge_card', args: { order_id: '4411', amount: '40.00' } }]);
   });
 
+  it('goes on from what the thread holds, not from a session an engine kept live, once another engine wrote it', async () => {
+    const path = sqlitePath();
+    const one = kit({}, sqlite(path));
+    const other = kit({}, sqlite(path));
+    const asked = await one.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
+    expect(planOf(asked.events).outcome).toBe('ask');
+    const threadId = asked.events[0]!.thread_id;
+    // The other engine reads a new turn: the stored session no longer has the open question.
+    expect(planOf((await other.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'show me order 4411' })).events).outcome).toBe('run');
+    const reply = await one.engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
+    expect(planOf(reply.events).outcome).not.toBe('run');
+    expect(one.calls).toEqual([]);
+  });
+
   it('is rotated before a turn once its check history reached maxRouterSessionHistory, keeping its language', async () => {
     const made = kit({ settings: { maxRouterSessionHistory: 4 } });
     const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'mostre o pedido 4411', language: 'pt-BR' });

@@ -22,6 +22,8 @@ export async function openSession(run: TurnRun, routing: RoutingParts, newTurn: 
   if (json !== null && json !== '') {
     const rotate = newTurn ? rotation(json, run.parts.settings.maxRouterSessionHistory) : undefined;
     if (rotate === undefined) {
+      const live = routing.live.take(run.thread.id, json, router);
+      if (live !== undefined) return { router, session: live, saved: json };
       try {
         return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
       } catch (error) {
@@ -55,12 +57,22 @@ function rotation(json: string, limit: number): { readonly entries: number; read
   return { entries, language: typeof language === 'string' ? language : undefined };
 }
 
-/** Writes the session to its thread when it changed since it was read or last written. */
-export async function saveSession(run: TurnRun): Promise<void> {
+/** Writes the session to its thread when it changed since it was read or last written; returns the JSON the thread holds. */
+export async function saveSession(run: TurnRun): Promise<string | undefined> {
   const handle = run.session;
-  if (handle === undefined) return;
+  if (handle === undefined) return undefined;
   const json = handle.session.toJSON();
-  if (json === handle.saved) return;
+  if (json === handle.saved) return json;
   await run.parts.store.updateThread(run.thread.id, { routerSession: json });
   handle.saved = json;
+  return json;
+}
+
+/**
+ * The run's last write of the session: after it nothing changes the live object, so the thread's next
+ * turn may take it back while the thread still holds this JSON.
+ */
+export async function saveSessionForNextTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
+  const json = await saveSession(run);
+  if (json !== undefined && run.session !== undefined) routing.live.put(run.thread.id, json, run.session.router, run.session.session);
 }

@@ -5,7 +5,7 @@ import type { PlanNext } from './journal.js';
 import { runPlan, runStep } from './plan-run.js';
 import { planEventOf } from './replay.js';
 import { answerWith } from './answer-step.js';
-import { openSession, saveSession } from './router-session.js';
+import { openSession, saveSession, saveSessionForNextTurn } from './router-session.js';
 import type { RoutingParts } from './router-types.js';
 import { guarded, modelLoop } from './turn-loop.js';
 import type { TurnRun } from './turn-run.js';
@@ -24,7 +24,7 @@ export async function driveTurn(run: TurnRun): Promise<void> {
     try {
       await routerTurn(run, routing);
     } finally {
-      await saveSession(run);
+      await saveSessionForNextTurn(run, routing);
     }
   });
 }

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/index.js';
+import type { LiveSessions } from './live-sessions.js';
 import type { ComputeOperation, Language, Router, Session, TurnPlan } from '../router/index.js';
 import type { Tool } from '../tools/index.js';
 
@@ -47,6 +48,8 @@ export interface RoutingParts {
   /** null: the rulebook's while no provider is configured, false with one. */
   readonly askToRephrase: boolean | null;
   readonly answerWith: 'router' | 'model';
+  /** Sessions this engine last wrote, reused while their thread still holds them. */
+  readonly live: LiveSessions;
 }
 
 /** The thread's router session for the duration of one run, and the JSON last written to the store. */
