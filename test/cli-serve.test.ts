@@ -1,31 +1,14 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from './support/serve-process.js';
 import { tempDir } from './support/temp.js';
 
 const root = join(import.meta.dirname, '..');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are checked field by field below
 const body = async (response: Response): Promise<any> => response.json();
-
-/** Starts `plumb serve` as a user would, in its own process, and waits for the URL it prints. */
-async function startServe(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', ...args], { cwd: root });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${output}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 describe('plumb serve', () => {
   const dir = tempDir();

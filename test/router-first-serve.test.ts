@@ -1,34 +1,10 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket } from './server/harness.js';
+import { startServe } from './support/serve-process.js';
+import type { ServeProcess } from './support/serve-process.js';
 import { tempDir } from './support/temp.js';
-
-const root = join(import.meta.dirname, '..');
-
-interface Served {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  readonly output: () => string;
-}
-
-/** `plumb serve --demo` in its own process, with no model: the embedded default as `npm start` runs it. */
-async function startServe(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', ...args], { cwd: root });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined && output.includes('3. ')) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${output}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 interface HttpTurn {
   readonly answer: string;
@@ -53,14 +29,15 @@ async function chat(base: string, text: string, user?: string, thread?: string, 
 
 describe('router-first turns served by two plumb serve processes on one database (no model)', () => {
   const dir = tempDir();
-  let first: Served;
-  let second: Served;
+  let first: ServeProcess;
+  let second: ServeProcess;
   beforeAll(async () => {
     const config = join(dir.path, 'plumb.config.json');
     writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite') }));
     const args = ['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config];
-    first = await startServe(args);
-    second = await startServe(args);
+    // The embedded default, as `npm start` runs it: ready once it printed the three questions.
+    first = await startServe(args, (output) => output.includes('3. '));
+    second = await startServe(args, (output) => output.includes('3. '));
   }, 60_000);
   afterAll(() => {
     for (const served of [first, second]) if (served !== undefined && served.child.exitCode === null) served.child.kill('SIGKILL');

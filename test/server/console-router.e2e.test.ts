@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp, demoActor, demoActorNames, demoChatHost } from '../../src/demo/index.js';
 import type { App } from '../../src/data/index.js';
 import { createChatStack, createServer, parseConfig } from '../../src/server/index.js';
 import type { ChatStack, PlumbServer } from '../../src/server/index.js';
+import { askConsole, launchChromium, openConsole } from '../support/console-page.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const artifacts = join(root, 'test-artifacts', 'console');
@@ -23,10 +23,7 @@ describe('the console on the embedded default (no model)', () => {
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'plumb-console-router-'));
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
     const config = parseConfig({ database: join(dir, 'chat.sqlite'), rateLimit: { requests: 1000 } });
     stack = await createChatStack({ app, config, host: demoChatHost(app) });
@@ -47,19 +44,8 @@ describe('the console on the embedded default (no model)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = async (page: Page, user: string): Promise<void> => {
-    await page.goto(`${url}/console/`);
-    await expect.poll(() => page.textContent('#transport')).toBe('WebSocket');
-    if (user === 'anonymous') return;
-    await page.selectOption('#user', user);
-    await Promise.all([page.waitForEvent('load'), page.click('#login button')]);
-    await expect.poll(() => page.inputValue('#user')).toBe(user);
-  };
-
-  const ask = async (page: Page, text: string): Promise<void> => {
-    await page.fill('#prompt', text);
-    await page.press('#prompt', 'Enter');
-  };
+  const open = (page: Page, user: string): Promise<void> => openConsole(page, url, user);
+  const ask = askConsole;
 
   const lastAnswer = (page: Page) => page.locator('.msg.assistant').last();
 

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp, demoActor, demoActorNames } from '../../src/demo/index.js';
 import type { App } from '../../src/data/index.js';
 import { createChatStack, createServer, parseConfig } from '../../src/server/index.js';
 import type { ChatStack, PlumbConfigInput, PlumbServer } from '../../src/server/index.js';
+import { askConsole, launchChromium, openConsole } from '../support/console-page.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const artifacts = join(root, 'test-artifacts', 'console');
@@ -45,10 +45,7 @@ describe('the console in headless Chromium', () => {
   let served: Served;
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     served = await serveDemo({ rateLimit: { requests: 1000 } });
   }, 60_000);
   afterAll(async () => {
@@ -56,18 +53,8 @@ describe('the console in headless Chromium', () => {
     await served?.close();
   });
 
-  const signIn = async (page: Page, user: string): Promise<void> => {
-    await page.goto(`${served.url}/console/`);
-    await expect.poll(() => page.textContent('#transport')).toBe('WebSocket');
-    await page.selectOption('#user', user);
-    await Promise.all([page.waitForEvent('load'), page.click('#login button')]);
-    await expect.poll(() => page.inputValue('#user')).toBe(user);
-  };
-
-  const ask = async (page: Page, text: string): Promise<void> => {
-    await page.fill('#prompt', text);
-    await page.press('#prompt', 'Enter');
-  };
+  const signIn = (page: Page, user: string): Promise<void> => openConsole(page, served.url, user);
+  const ask = askConsole;
 
   it('signs in, streams an answer with its tool row and table, and lists the thread', async () => {
     const page = await browser.newPage();
@@ -141,7 +128,7 @@ describe('the console under a rate limit', () => {
   let browser: Browser;
   let served: Served;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
     served = await serveDemo({ rateLimit: { requests: 1, windowSeconds: 600 } });
   }, 60_000);
   afterAll(async () => {
