@@ -85,7 +85,7 @@ export function toMessages(items: readonly ItemRecord[]): ChatMessage[] {
         if (item.kind === 'assistant_text') open.content += itemText(item);
         else {
           const call = toolCallOf(item);
-          open.toolCalls.push({ id: call.callId, name: call.name, arguments: call.arguments });
+          open.toolCalls.push({ id: call.callId, name: call.name, arguments: call.arguments, ...(call.providerData === undefined ? {} : { providerData: call.providerData }) });
           if (!answered.has(`${item.turnId}#${call.callId}`)) waiting.push({ id: call.callId, name: call.name });
         }
         break;

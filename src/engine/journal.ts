@@ -16,6 +16,8 @@ export interface ToolCallData {
   readonly step: number;
   /** For a call the router's tool check allowed: the check, so that its outcome can be recorded after a pause. */
   readonly checkId?: string;
+  /** Opaque provider state that must go back with the call in later requests (Gemini's thought signature). */
+  readonly providerData?: Readonly<Record<string, JsonValue>>;
 }
 export interface ToolResultData {
   readonly callId: string;
@@ -58,8 +60,16 @@ export function itemStep(item: ItemRecord): number {
 }
 export function toolCallOf(item: ItemRecord): ToolCallData {
   const d = record(item);
-  const call = { callId: text(d.callId), name: text(d.name), arguments: text(d.arguments), effect: text(d.effect) || 'unknown', step: num(d.step) };
-  return typeof d.checkId === 'string' ? { ...call, checkId: d.checkId } : call;
+  const providerData = d.providerData;
+  return {
+    callId: text(d.callId),
+    name: text(d.name),
+    arguments: text(d.arguments),
+    effect: text(d.effect) || 'unknown',
+    step: num(d.step),
+    ...(typeof d.checkId === 'string' ? { checkId: d.checkId } : {}),
+    ...(providerData !== null && typeof providerData === 'object' && !Array.isArray(providerData) ? { providerData: providerData as Readonly<Record<string, JsonValue>> } : {}),
+  };
 }
 export function toolResultOf(item: ItemRecord): ToolResultData {
   const d = record(item);

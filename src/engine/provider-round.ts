@@ -75,7 +75,7 @@ async function attempt(options: RoundOptions): Promise<Completion> {
         break;
       }
       case 'tool_call':
-        toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+        toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments, ...(event.providerData === undefined ? {} : { providerData: event.providerData }) });
         break;
       case 'usage':
         inputTokens += event.inputTokens;

@@ -29,7 +29,8 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
   const stepItems: NewItem[] = [];
   if (completion.text !== '') stepItems.push(newItems.assistantText(completion.text, step));
   for (const planned of plan.calls) {
-    stepItems.push(newItems.toolCall({ callId: planned.call.id, name: planned.call.name, arguments: planned.call.arguments, effect: planned.effect, step }));
+    const providerData = planned.call.providerData;
+    stepItems.push(newItems.toolCall({ callId: planned.call.id, name: planned.call.name, arguments: planned.call.arguments, effect: planned.effect, step, ...(providerData === undefined ? {} : { providerData }) }));
   }
   // A write's call is committed before it runs, so that a crash mid-write is known as such.
   // A read-only step is committed whole once its reads finished: one transaction per step.
