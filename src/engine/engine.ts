@@ -245,6 +245,31 @@ class PlumbEngine implements Engine {
     return owner;
   }
 
+  /**
+   * A resent request key: the turn's events as its journal tells them. A turn this process is still
+   * running is waited for, so that the replay ends with its `done` or `error`; one another process is
+   * running ends the replay with `turn_in_progress` instead of leaving the caller without an end.
+   */
+  async #replay(turn: TurnRecord, channel: EventChannel<ChatEvent>): Promise<void> {
+    let current = turn;
+    if (current.status === 'accepted' || current.status === 'running') {
+      const active = this.#active.get(current.threadId);
+      if (active !== undefined && active.run.turnId === current.id) {
+        await active.settled;
+        current = (await this.#store.getTurn(current.id)) ?? current;
+      }
+    }
+    const items = await this.#store.listItems(current.threadId, { turnId: current.id });
+    const events = replayEvents(current, items);
+    if (current.status === 'accepted' || current.status === 'running') {
+      events.push({ thread_id: current.threadId, turn_id: current.id, type: 'error', code: 'turn_in_progress', message: 'This message is still being answered elsewhere; its answer will be in the thread. Read the thread, or resend the key later.' });
+    }
+    for (const event of events) {
+      const waiting = channel.push(event);
+      if (waiting !== undefined) await waiting;
+    }
+  }
+
   /** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
   async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<Awaited<ReturnType<Store['beginTurn']>>> {
     const created = await this.#store.createThread({ owner, title });
@@ -332,11 +357,7 @@ class PlumbEngine implements Engine {
         void channel.push({ ...base, type: 'error', code: 'request_conflict', message: 'This request key was already used with different text. Use a new request key for a new message.' });
         return;
       }
-      const items = await this.#store.listItems(begun.turn.threadId, { turnId: begun.turn.id });
-      for (const event of replayEvents(begun.turn, items)) {
-        const waiting = channel.push(event);
-        if (waiting !== undefined) await waiting;
-      }
+      await this.#replay(begun.turn, channel);
       return;
     }
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });

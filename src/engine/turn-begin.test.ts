@@ -24,3 +24,21 @@ describe('where a turn begins', () => {
     expect(await engine.threads.list(alice)).toHaveLength(1);
   });
 });
+
+describe('a resent request key', () => {
+  it('waits for the turn this engine is still running and replays it to its end', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { engine, writes } = kit({ completions: [{ toolCalls: [{ id: 'c1', name: 'touch', arguments: { id: 7 } }] }, { text: 'Touched.' }] }, {}, { gate });
+    const requestKey = key();
+    const first = engine.ask({ actor: alice, requestKey, text: 'touch part 7' });
+    await expect.poll(() => writes.length).toBe(1);
+    const again = engine.ask({ actor: alice, requestKey, text: 'touch part 7' });
+    open();
+    const [original, replayed] = await Promise.all([first, again]);
+    expect(original.events.at(-1)).toMatchObject({ type: 'done' });
+    expect(replayed.events.map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'text_chunk', 'done']);
+    expect(replayed.answer).toBe('Touched.');
+    expect(writes).toHaveLength(1);
+  });
+});
