@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../index.js';
+import { plumb } from '../../../test/support/cli.js';
 
 let dir: string;
 let script: string;
@@ -23,12 +23,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ask(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['ask', ...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
-  return { code, stdout, stderr };
-}
+const ask = (args: string[]) => plumb('ask', ...args);
 
 describe('plumb ask', () => {
   it('answers a data question with no model: the router reads it and the answer is written from the rows', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../store/index.js';
-import { runCli } from '../index.js';
+import { plumb } from '../../../test/support/cli.js';
 
 let dir: string;
 let database: string;
@@ -20,12 +20,6 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
-  return { code, stdout, stderr };
-}
 
 const hour = 3_600_000;
 
@@ -57,7 +51,7 @@ async function seed(): Promise<{ old: string[]; recent: string; waiting: string 
 describe('plumb cleanup', () => {
   it('deletes threads past ttlHours in batches through the store, keeps recent and waiting ones, and expires then deletes lapsed confirmations', async () => {
     const { old, recent, waiting } = await seed();
-    const result = await run('cleanup', '--config', configFile, '--batch', '2', '--json');
+    const result = await plumb('cleanup', '--config', configFile, '--batch', '2', '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { database: string; threadsDeleted: string[]; confirmationsExpired: number; confirmationsDeleted: number };
     expect(report).toMatchObject({ database, confirmationsExpired: 1, confirmationsDeleted: 1 });
@@ -75,22 +69,22 @@ describe('plumb cleanup', () => {
 
   it('prints what it removed, and nothing the second time', async () => {
     await seed();
-    const first = await run('cleanup', '--config', configFile);
+    const first = await plumb('cleanup', '--config', configFile);
     expect(first.stdout).toMatch(/threads deleted: +3 \(/);
     expect(first.stdout).toMatch(/confirmations expired: +1/);
-    const again = await run('cleanup', '--config', configFile);
+    const again = await plumb('cleanup', '--config', configFile);
     expect(again.stdout).toMatch(/threads deleted: +0\n/);
     expect(again.stdout).toMatch(/confirmations deleted: +0/);
   });
 
   it('has nothing to clean when the database does not exist yet', async () => {
-    const result = await run('cleanup', '--config', configFile, '--json');
+    const result = await plumb('cleanup', '--config', configFile, '--json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0 });
   });
 
   it('refuses a batch size that is not a positive whole number', async () => {
-    const result = await run('cleanup', '--config', configFile, '--batch', '0');
+    const result = await plumb('cleanup', '--config', configFile, '--batch', '0');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--batch must be a positive whole number/);
   });
