@@ -1,4 +1,5 @@
 import type { Actor, JsonValue } from '../core/index.js';
+import type { ConfirmRequest, SendRequest } from '../engine/index.js';
 
 /**
  * What the chat service needs from the engine. `createEngine` (src/engine) satisfies it; tests and
@@ -6,20 +7,9 @@ import type { Actor, JsonValue } from '../core/index.js';
  * server read only the fields they know.
  */
 export interface ChatEngine {
-  send(input: {
-    readonly actor: Actor;
-    readonly threadId?: string;
-    readonly requestKey: string;
-    readonly text: string;
-    readonly signal?: AbortSignal;
-    /** False on plain HTTP: a write that needs confirmation ends the turn instead of pausing it. */
-    readonly canConfirm?: boolean;
-    /** The language the person chose (`en`, `pt-BR`); the router never guesses it. */
-    readonly language?: string;
-    /** Start a new thread instead of continuing the actor's latest one. */
-    readonly newThread?: boolean;
-  }): AsyncIterable<EngineEvent>;
-  confirm(input: { readonly actor: Actor; readonly confirmationId: string; readonly confirmed: boolean; readonly signal?: AbortSignal }): AsyncIterable<EngineEvent>;
+  /** The engine's own request shapes: one definition of what a turn and a confirmation carry. */
+  send(input: SendRequest): AsyncIterable<EngineEvent>;
+  confirm(input: ConfirmRequest): AsyncIterable<EngineEvent>;
   readonly threads: {
     list(actor: Actor, options?: { readonly limit?: number }): Promise<readonly unknown[]>;
     /** The thread's items; throws `thread_not_found` for a thread that is not the actor's. */
