@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
-import type { ChatApp, Tool, ToolSettingsInput } from '../../tools/index.js';
+import type { ChatApp, Tool, ToolContext, ToolSettingsInput } from '../../tools/index.js';
 import { defineTool, toolError } from '../../tools/index.js';
 import { loadOrder, runDemoGraphql } from './demo-graphql.js';
 import { money, orderMoney } from './money.js';
@@ -24,6 +24,14 @@ const paymentDocument = `mutation DemoPayment($input: PaymentCreateInput!) {
 }`;
 
 type PaymentRow = { id: string; kind: string; amount: string; createdAt: string };
+
+/** A charge or refund on an order, as the asking actor, dated by the tool's clock. */
+async function recordPayment(app: ChatApp, ctx: ToolContext, orderId: string, kind: 'charge' | 'refund', value: Decimal): Promise<PaymentRow> {
+  const data = await runDemoGraphql<{ createPayment: PaymentRow }>(app, ctx.actor, ctx.signal, paymentDocument, {
+    input: { order: orderId, kind, amount: money(value), createdAt: ctx.now().toISOString() },
+  });
+  return data.createPayment;
+}
 
 /** The demo shop's own tools, over its database, as the asking actor. */
 export function createDemoHostTools(app: ChatApp): Tool[] {
@@ -87,10 +95,8 @@ export function createDemoHostTools(app: ChatApp): Tool[] {
       if (value.greaterThan(sums.unpaid)) {
         throw toolError('invalid_arguments', `Cannot charge ${money(value)} on order ${order.id}: the unpaid balance is ${money(sums.unpaid)}.`);
       }
-      const data = await runDemoGraphql<{ createPayment: PaymentRow }>(app, ctx.actor, ctx.signal, paymentDocument, {
-        input: { order: order.id, kind: 'charge', amount: money(value), createdAt: ctx.now().toISOString() },
-      });
-      return { status: 'charged', order_id: order.id, payment: data.createPayment, balance: money(sums.unpaid.minus(value)) };
+      const payment = await recordPayment(app, ctx, order.id, 'charge', value);
+      return { status: 'charged', order_id: order.id, payment, balance: money(sums.unpaid.minus(value)) };
     },
   });
 
@@ -106,10 +112,8 @@ export function createDemoHostTools(app: ChatApp): Tool[] {
       if (value.greaterThan(sums.refundable)) {
         throw toolError('invalid_arguments', `Cannot refund ${money(value)} on order ${order.id}: ${money(sums.refundable)} was paid.`);
       }
-      const data = await runDemoGraphql<{ createPayment: PaymentRow }>(app, ctx.actor, ctx.signal, paymentDocument, {
-        input: { order: order.id, kind: 'refund', amount: money(value), createdAt: ctx.now().toISOString() },
-      });
-      return { status: 'refunded', order_id: order.id, payment: data.createPayment, balance: money(sums.unpaid.plus(value)) };
+      const payment = await recordPayment(app, ctx, order.id, 'refund', value);
+      return { status: 'refunded', order_id: order.id, payment, balance: money(sums.unpaid.plus(value)) };
     },
   });
 
