@@ -31,6 +31,7 @@ export interface AppOptions {
 
 export interface GraphqlRequest {
   readonly actor: Actor;
+  /** Text, or a document object: one object is validated once, so do not change it after passing it. */
   readonly document: string | DocumentNode;
   readonly variables?: Readonly<Record<string, unknown>> | null;
   readonly operationName?: string | null;
@@ -91,6 +92,8 @@ class DataApp implements App {
   readonly #codecs = new Map<Manager, RowCodec>();
   readonly #lookups = new Map<Manager, readonly ResolvedLookup[]>();
   readonly #documents = new Map<string, DocumentNode>();
+  /** Document objects already validated against this schema (callers never change a document they passed). */
+  readonly #validatedNodes = new WeakSet<DocumentNode>();
   readonly #onQuery: AppOptions['onQuery'];
   readonly #runtime: DataRuntime;
   #statements = 0;
@@ -159,8 +162,11 @@ class DataApp implements App {
 
   #document(source: string | DocumentNode): { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] } {
     if (typeof source !== 'string') {
+      if (this.#validatedNodes.has(source)) return { document: source };
       const errors = validate(this.schema, source);
-      return errors.length > 0 ? { errors: errors.map((error) => toWireError(error, 'validate', this.#byName)) } : { document: source };
+      if (errors.length > 0) return { errors: errors.map((error) => toWireError(error, 'validate', this.#byName)) };
+      this.#validatedNodes.add(source);
+      return { document: source };
     }
     const cached = this.#documents.get(source);
     if (cached !== undefined) return { document: cached };

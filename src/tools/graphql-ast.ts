@@ -44,6 +44,23 @@ export function operation(kind: 'query' | 'mutation', variables: readonly Variab
   };
 }
 
+/** Most documents kept by `documentOfShape`. */
+const shapeCacheSize = 500;
+const documentsByShape = new Map<string, DocumentNode>();
+
+/**
+ * The document built for a shape key, built once: the app validates a document object once, so
+ * handing it the same object for the same shape skips validation on every later call.
+ */
+export function documentOfShape(shape: string, build: () => DocumentNode): DocumentNode {
+  const known = documentsByShape.get(shape);
+  if (known !== undefined) return known;
+  const document = build();
+  if (documentsByShape.size >= shapeCacheSize) documentsByShape.delete(documentsByShape.keys().next().value as string);
+  documentsByShape.set(shape, document);
+  return document;
+}
+
 /** The fields of a validated selection plan. */
 export function planSelections(plan: SelectionPlan): FieldNode[] {
   return [...plan.fields.map((fieldName) => field(fieldName)), ...plan.relations.map((relation) => field(relation.name, planSelections(relation.plan)))];

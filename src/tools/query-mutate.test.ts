@@ -36,6 +36,17 @@ describe('query', () => {
     expect(page).toEqual({ data: [{ name: 'Hex bolt', material: { name: 'Steel' } }], total_count: 1, has_more: false });
   });
 
+  it('answers each selection with its own fields when queries of different shapes alternate', async () => {
+    const shapes = [['name'], ['sku', 'name'], ['name', { material: ['name'] }], ['name']];
+    for (const fields of shapes) {
+      const page = (await query({ manager: 'Part', fields, filters: { sku: 'SKU-001' } })) as Page;
+      expect(Object.keys(page.data[0]!).sort()).toEqual(fields.map((field) => (typeof field === 'string' ? field : Object.keys(field)[0]!)).sort());
+    }
+    const second = (await query({ manager: 'Part', fields: ['sku'], limit: 2, offset: 1 })) as Page;
+    const first = (await query({ manager: 'Part', fields: ['sku'], limit: 2, offset: 0 })) as Page;
+    expect(second.data[0]).toEqual(first.data[1]);
+  });
+
   it('expands "*" to the scalar fields at the top level', async () => {
     const page = (await query({ manager: 'Material', fields: ['*'], filters: { name: 'Steel' } })) as Page;
     expect(Object.keys(page.data[0]!).sort()).toEqual(['density', 'id', 'name']);

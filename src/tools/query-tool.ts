@@ -3,7 +3,7 @@ import type { Actor, JsonObject } from '../core/index.js';
 import type { ChatApp } from './chat-app.js';
 import { defineTool, toolError } from './define-tool.js';
 import type { Tool } from './define-tool.js';
-import { argument, field, operation, planSelections, variableDefinition } from './graphql-ast.js';
+import { argument, documentOfShape, field, operation, planSelections, variableDefinition } from './graphql-ast.js';
 import { raiseGraphqlErrors } from './graphql-outcome.js';
 import { normalizeFilterKey, planSelection, requireManager } from './query-plan.js';
 import type { FieldSelection } from './query-plan.js';
@@ -99,27 +99,30 @@ export async function runQuery(
   const filterType = filterTypeOf(app, listRoot, manager.entry.manager);
   const firstPage = Math.floor(offset / limit) + 1;
   const skip = offset % limit;
-  const pageSelection = [field('items', planSelections(plan)), field('pageInfo', [field('totalCount')])];
-  const listArgs = (pageVariable: string) => [
-    argument('filter', 'filter'),
-    argument('exclude', 'exclude'),
-    argument('page', pageVariable),
-    argument('pageSize', 'pageSize'),
-  ];
-  const selections = [field(listRoot, pageSelection, listArgs('page'), 'first')];
-  const variables = [
-    variableDefinition('filter', filterType),
-    variableDefinition('exclude', filterType),
-    variableDefinition('page', 'Int'),
-    variableDefinition('pageSize', 'Int'),
-  ];
-  if (skip > 0) {
-    selections.push(field(listRoot, [field('items', planSelections(plan))], listArgs('nextPage'), 'second'));
-    variables.push(variableDefinition('nextPage', 'Int'));
-  }
+  const document = documentOfShape(`${listRoot}\0${filterType}\0${skip > 0}\0${JSON.stringify(plan)}`, () => {
+    const pageSelection = [field('items', planSelections(plan)), field('pageInfo', [field('totalCount')])];
+    const listArgs = (pageVariable: string) => [
+      argument('filter', 'filter'),
+      argument('exclude', 'exclude'),
+      argument('page', pageVariable),
+      argument('pageSize', 'pageSize'),
+    ];
+    const selections = [field(listRoot, pageSelection, listArgs('page'), 'first')];
+    const variables = [
+      variableDefinition('filter', filterType),
+      variableDefinition('exclude', filterType),
+      variableDefinition('page', 'Int'),
+      variableDefinition('pageSize', 'Int'),
+    ];
+    if (skip > 0) {
+      selections.push(field(listRoot, [field('items', planSelections(plan))], listArgs('nextPage'), 'second'));
+      variables.push(variableDefinition('nextPage', 'Int'));
+    }
+    return operation('query', variables, selections);
+  });
   const result = await app.graphql({
     actor,
-    document: operation('query', variables, selections),
+    document,
     variables: {
       filter: filter ?? null,
       exclude: exclude ?? null,
