@@ -7,6 +7,7 @@ import { fieldsOf, textOf } from './engine-port.js';
 import type { EngineEvent } from './engine-port.js';
 import { rateScope } from './request-actor.js';
 import { readCookie, serializeCookie } from './signed-value.js';
+import { corkEachTick } from './tick-cork.js';
 import { publicError, relayTurn } from './turn-relay.js';
 import type { ErrorEventBody } from './turn-relay.js';
 
@@ -193,11 +194,13 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
     open = false;
   };
   raw.once('close', gone);
+  const hold = corkEachTick(raw);
   try {
     await withinBudget(deps, request.actor, request.ip, () => relayTurn(events, {
       ...relayOptions(request, deps, 'sse', () => undefined),
       send: (event) => {
         if (!open) return;
+        hold();
         raw.write(`data: ${JSON.stringify(event)}\n\n`);
         if (raw.writableLength > deps.maxBufferedBytes) {
           open = false;

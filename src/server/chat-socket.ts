@@ -7,6 +7,7 @@ import type { ChatDeps } from './chat-deps.js';
 import type { EngineEvent } from './engine-port.js';
 import { originAllowed } from './origins.js';
 import { rateScope } from './request-actor.js';
+import { corkEachTick } from './tick-cork.js';
 import { relayTurn } from './turn-relay.js';
 import type { ErrorEventBody } from './turn-relay.js';
 
@@ -65,8 +66,11 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   let thread: string | undefined;
   let alive = true;
 
+  // The upgraded connection's socket (absent for injected sockets in tests).
+  const hold = corkEachTick(request.raw.socket);
   const send = (event: EngineEvent | ErrorEventBody): void => {
     if (socket.readyState !== socket.OPEN) return;
+    hold();
     socket.send(JSON.stringify(event));
     if (socket.bufferedAmount > deps.maxBufferedBytes) {
       // A consumer that does not read: close it rather than hold its backlog in memory.
