@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,20 +95,49 @@ interface RunResult {
   readonly wallMs: number;
 }
 
-async function sseClient(base: string, token: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
-  let cookie = `plumb_csrf=${encodeURIComponent(token)}`;
-  for (let i = 0; i < turns; i++) {
-    const start = performance.now();
-    try {
-      const response = await fetch(`${base}/chat/stream/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, body: JSON.stringify({ text: `which materials? ${i}` }) });
-      const session = /plumb_session=[^;]+/.exec(response.headers.getSetCookie().join('\n'));
-      if (session !== null) cookie = `${cookie}; ${session[0]}`;
-      const body = await response.text();
-      if (response.status !== 200 || !body.includes('"type":"done"') || body.includes('"type":"error"')) result.errors++;
-      else result.latencies.push(performance.now() - start);
-    } catch {
-      result.errors++;
+/** One request over the client's own keep-alive connection: status, headers and the whole body. */
+function post(agent: Agent, url: URL, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { agent, method: body === undefined ? 'GET' : 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, cookies: response.headers['set-cookie'] ?? [], body: text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * A browser-like SSE client: it opens its connection and takes its CSRF token first (as the
+ * console does on load; the WebSocket client likewise connects before its first turn), then posts
+ * its turns one after another over that connection.
+ */
+async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const issued = await post(agent, new URL('/chat/csrf/', base), {});
+    const token = (JSON.parse(issued.body) as { token: string }).token;
+    let cookie = `plumb_csrf=${encodeURIComponent(token)}`;
+    const stream = new URL('/chat/stream/', base);
+    for (let i = 0; i < turns; i++) {
+      const start = performance.now();
+      try {
+        const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, JSON.stringify({ text: `which materials? ${i}` }));
+        const session = /plumb_session=[^;]+/.exec(response.cookies.join('\n'));
+        if (session !== null) cookie = `${cookie}; ${session[0]}`;
+        if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) result.errors++;
+        else result.latencies.push(performance.now() - start);
+      } catch {
+        result.errors++;
+      }
     }
+  } catch {
+    result.errors += turns;
+  } finally {
+    agent.destroy();
   }
 }
 
@@ -143,10 +173,9 @@ async function wsClient(base: string, turns: number, result: { latencies: number
 
 async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number }> {
   const before = await server.rss('reset');
-  const csrf = (await (await fetch(`${server.url}/chat/csrf/`)).json()) as { token: string };
   const result = { latencies: [] as number[], errors: 0 };
   const start = performance.now();
-  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, csrf.token, turns, result) : wsClient(server.url, turns, result))));
+  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result) : wsClient(server.url, turns, result))));
   const wallMs = performance.now() - start;
   const after = await server.rss('rss');
   return { ...result, wallMs, peakMb: after.peak / 2 ** 20, perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024 };
@@ -192,7 +221,7 @@ const benchmark: Benchmark = {
         for (const clients of clientCounts) {
           const server = new ServerProcess(dir);
           await server.ready();
-          await runLoad(server, transport, 20, 2); // warm-up
+          await runLoad(server, transport, 100, 5); // warm-up: the JIT and the heap settle before the measured run
           const result = await runLoad(server, transport, clients, turns);
           await server.stop();
           rmSync(join(dir, 'chat.sqlite'), { force: true });
