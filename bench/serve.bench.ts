@@ -112,14 +112,17 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body?: st
 
 /**
  * A browser-like SSE client: it opens its connection and takes its CSRF token first (as the
- * console does on load; the WebSocket client likewise connects before its first turn), then posts
- * its turns one after another over that connection.
+ * console does on load; the WebSocket client likewise connects first), waits for every client to
+ * be connected, then posts its turns one after another over that connection.
  */
-async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
+async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let arrived = false;
   try {
     const issued = await post(agent, new URL('/chat/csrf/', base), {});
     const token = (JSON.parse(issued.body) as { token: string }).token;
+    arrived = true;
+    await arrive();
     let cookie = `plumb_csrf=${encodeURIComponent(token)}`;
     const stream = new URL('/chat/stream/', base);
     for (let i = 0; i < turns; i++) {
@@ -136,12 +139,13 @@ async function sseClient(base: string, turns: number, result: { latencies: numbe
     }
   } catch {
     result.errors += turns;
+    if (!arrived) await arrive();
   } finally {
     agent.destroy();
   }
 }
 
-async function wsClient(base: string, turns: number, result: { latencies: number[]; errors: number }): Promise<void> {
+async function wsClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
   const socket = new WebSocket(`${base.replace('http', 'ws')}/chat/`, { origin: base });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -150,8 +154,10 @@ async function wsClient(base: string, turns: number, result: { latencies: number
     });
   } catch {
     result.errors += turns;
+    await arrive();
     return;
   }
+  await arrive();
   let settle: ((ok: boolean) => void) | undefined;
   socket.on('message', (data: Buffer) => {
     const text = data.toString('utf8');
@@ -174,8 +180,20 @@ async function wsClient(base: string, turns: number, result: { latencies: number
 async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number }> {
   const before = await server.rss('reset');
   const result = { latencies: [] as number[], errors: 0 };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result) : wsClient(server.url, turns, result))));
+  // Every client connects first; the turns start together once all are connected, so that the
+  // measured run has all N clients at once (and connecting is not counted as turn time).
+  let start = 0;
+  let arrived = 0;
+  let release = (): void => undefined;
+  const go = new Promise<void>((resolve) => (release = resolve));
+  const arrive = (): Promise<void> => {
+    if (++arrived === clients) {
+      start = performance.now();
+      release();
+    }
+    return go;
+  };
+  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result, arrive) : wsClient(server.url, turns, result, arrive))));
   const wallMs = performance.now() - start;
   const after = await server.rss('rss');
   return { ...result, wallMs, peakMb: after.peak / 2 ** 20, perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024 };
