@@ -194,14 +194,16 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
     open = false;
   };
   raw.once('close', gone);
-  const hold = corkEachTick(raw);
+  const cork = corkEachTick(raw);
   try {
     await withinBudget(deps, request.actor, request.ip, () => relayTurn(events, {
       ...relayOptions(request, deps, 'sse', () => undefined),
       send: (event) => {
         if (!open) return;
-        hold();
+        cork.hold();
         raw.write(`data: ${JSON.stringify(event)}\n\n`);
+        if (raw.writableLength <= deps.maxBufferedBytes) return;
+        cork.flush();
         if (raw.writableLength > deps.maxBufferedBytes) {
           open = false;
           raw.destroy();

@@ -67,11 +67,13 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   let alive = true;
 
   // The upgraded connection's socket (absent for injected sockets in tests).
-  const hold = corkEachTick(request.raw.socket);
+  const cork = corkEachTick(request.raw.socket);
   const send = (event: EngineEvent | ErrorEventBody): void => {
     if (socket.readyState !== socket.OPEN) return;
-    hold();
+    cork.hold();
     socket.send(JSON.stringify(event));
+    if (socket.bufferedAmount <= deps.maxBufferedBytes) return;
+    cork.flush();
     if (socket.bufferedAmount > deps.maxBufferedBytes) {
       // A consumer that does not read: close it rather than hold its backlog in memory.
       socket.close(closeCodes.slowConsumer, 'slow consumer');

@@ -20,9 +20,9 @@ function countingStream(): { stream: Writable; batches: string[][] } {
 describe('corkEachTick', () => {
   it('sends the writes of one tick, across awaited promises, as one batch', async () => {
     const { stream, batches } = countingStream();
-    const hold = corkEachTick(stream);
+    const cork = corkEachTick(stream);
     for (const word of ['a', 'b', 'c']) {
-      hold();
+      cork.hold();
       stream.write(word);
       await Promise.resolve();
     }
@@ -33,19 +33,40 @@ describe('corkEachTick', () => {
 
   it('releases at the end of each tick, so later writes are not held back', async () => {
     const { stream, batches } = countingStream();
-    const hold = corkEachTick(stream);
-    hold();
+    const cork = corkEachTick(stream);
+    cork.hold();
     stream.write('first');
     await new Promise((resolve) => setImmediate(resolve));
     expect(batches).toEqual([['first']]);
-    hold();
+    cork.hold();
     stream.write('second');
     await new Promise((resolve) => setImmediate(resolve));
     expect(batches).toEqual([['first'], ['second']]);
     expect(stream.writableCorked).toBe(0);
   });
 
+  it('flush hands the held writes on at once, and the next write is held again', async () => {
+    const { stream, batches } = countingStream();
+    const cork = corkEachTick(stream);
+    cork.hold();
+    stream.write('a');
+    cork.hold();
+    stream.write('b');
+    cork.flush();
+    expect(batches).toEqual([['a', 'b']]);
+    cork.hold();
+    stream.write('c');
+    expect(batches).toEqual([['a', 'b']]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+    expect(stream.writableCorked).toBe(0);
+  });
+
   it('does nothing without a stream', () => {
-    expect(() => corkEachTick(undefined)()).not.toThrow();
+    const cork = corkEachTick(undefined);
+    expect(() => {
+      cork.hold();
+      cork.flush();
+    }).not.toThrow();
   });
 });

@@ -4,22 +4,31 @@ export interface Corkable {
   uncork(): void;
 }
 
+export interface TickCork {
+  /** Call before each write: the first call in a tick corks the stream until the tick ends. */
+  hold(): void;
+  /** Hands the held writes on now (before checking what a slow reader still has queued). */
+  flush(): void;
+}
+
 /**
- * Returns `hold`, to call before each write: the first call in a tick corks the stream and the
- * end of the tick uncorks it, so the events a turn emits together leave in one system call
- * instead of one each. Nothing waits longer than the current tick.
+ * Holds a stream's writes until the end of the current tick, so that the events a turn emits
+ * together leave in one system call instead of one each. Nothing waits longer than the tick.
  */
-export function corkEachTick(stream: Corkable | undefined): () => void {
-  if (stream === undefined) return () => undefined;
-  let corked = false;
-  const release = (): void => {
-    corked = false;
-    stream.uncork();
+export function corkEachTick(stream: Corkable | undefined): TickCork {
+  let held = false;
+  const flush = (): void => {
+    if (!held) return;
+    held = false;
+    stream?.uncork();
   };
-  return () => {
-    if (corked) return;
-    corked = true;
-    stream.cork();
-    process.nextTick(release);
+  return {
+    hold() {
+      if (held) return;
+      held = true;
+      stream?.cork();
+      process.nextTick(flush);
+    },
+    flush,
   };
 }
