@@ -120,6 +120,91 @@ describe('sqlite store', () => {
     }
   });
 
+  describe('group commit', () => {
+    const text = (value: string) => ({ kind: 'assistant_text' as const, data: { text: value } });
+    /** Items of a thread as another connection (another process) sees them. */
+    const seenElsewhere = (path: string, threadId: string): number => {
+      const other = new Database(path, { readonly: true });
+      try {
+        return (other.prepare('SELECT COUNT(*) AS n FROM plumb_items WHERE thread_id = ?').get(threadId) as { n: number }).n;
+      } finally {
+        other.close();
+      }
+    };
+
+    /** Many writes at once, as concurrent turns make them; returns how many were visible before the event loop turned. */
+    const burst = async (store: ReturnType<typeof openSqliteStore>, path: string, turnId: string, threadId: string, count: number): Promise<number> => {
+      const writes = Array.from({ length: count }, (_, index) => store.appendItems(turnId, [text(`w${index}`)]));
+      const visible = seenElsewhere(path, threadId);
+      await Promise.all(writes);
+      return visible;
+    };
+
+    it('commits writes that come one at a time at once', async () => {
+      const path = join(dir, 'alone.db');
+      const store = openSqliteStore({ path });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'hello' });
+      const appended = store.appendItems(turn.id, [text('hi')]);
+      expect(seenElsewhere(path, thread.id)).toBe(2);
+      await appended;
+      await store.close();
+    });
+
+    it('lets writes that arrive together share a commit, settling each only once it is committed', async () => {
+      const path = join(dir, 'group.db');
+      const store = openSqliteStore({ path });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      const visibleBefore = await burst(store, path, turn.id, thread.id, 40);
+      expect(visibleBefore).toBeLessThan(41);
+      expect(seenElsewhere(path, thread.id)).toBe(41);
+      // Grouping now: the next write waits for the event loop's turn, and is committed when it settles.
+      const next = store.appendItems(turn.id, [text('next')]);
+      expect(seenElsewhere(path, thread.id)).toBe(41);
+      await next;
+      expect(seenElsewhere(path, thread.id)).toBe(42);
+      await store.close();
+    });
+
+    it('undoes a failing write alone and commits the others of its batch', async () => {
+      const path = join(dir, 'failing.db');
+      const store = openSqliteStore({ path });
+      const first = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      const second = await store.beginTurn({ owner: 'user:bob', requestKey: 'b', input: 'two' });
+      await burst(store, path, second.turn.id, second.thread.id, 40);
+      const failing = store.appendItems(first.turn.id, [text('lost')], { status: 'finished' as never });
+      const kept = store.appendItems(second.turn.id, [text('kept')]);
+      await expect(failing).rejects.toThrow(/Unknown turn status 'finished'/);
+      await kept;
+      expect(seenElsewhere(path, first.thread.id)).toBe(1);
+      expect(seenElsewhere(path, second.thread.id)).toBe(42);
+      expect((await store.getTurn(first.turn.id))?.status).toBe('accepted');
+      await store.close();
+    });
+
+    it('commits an open batch on close', async () => {
+      const path = join(dir, 'close.db');
+      const store = openSqliteStore({ path });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      await burst(store, path, turn.id, thread.id, 40);
+      const pending = store.appendItems(turn.id, [text('late')], { status: 'completed' });
+      await store.close();
+      await pending;
+      const reopened = openSqliteStore({ path });
+      expect(await reopened.listItems(thread.id)).toHaveLength(42);
+      expect((await reopened.getTurn(turn.id))?.status).toBe('completed');
+      await reopened.close();
+    });
+
+    it('can be turned off, and refuses a non-boolean setting', async () => {
+      const path = join(dir, 'off.db');
+      const store = openSqliteStore({ path, groupCommit: false });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      expect(await burst(store, path, turn.id, thread.id, 40)).toBe(41);
+      await store.close();
+      expect(() => openSqliteStore({ path, groupCommit: 'yes' as never })).toThrow(/groupCommit must be true or false, not "yes"/);
+    });
+  });
+
   it('keeps committed turns across reopening with durability full', async () => {
     const path = join(dir, 'full.db');
     const store = openSqliteStore({ path, durability: 'full' });

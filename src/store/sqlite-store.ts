@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound, retentionLimit } from './records.js';
+import { GroupCommit } from './group-commit.js';
 import { orderedIds } from './ordered-ids.js';
 import { activeCondition, schemaStatements, schemaVersion, upgradeFromV1Statements } from './sqlite-schema.js';
 import { activeTurnStatuses } from './types.js';
@@ -49,6 +50,12 @@ export interface SqliteStoreOptions extends StoreOptions {
    * own setting stays unless this is given (it sets `synchronous` on that connection).
    */
   readonly durability?: SqliteDurability;
+  /**
+   * On the store's own file, default true: while writes from several turns arrive together, those
+   * made in the same turn of the event loop share one commit (docs/store.md, "Group commit").
+   * Always off on a shared `database` handle, whose transactions are the application's.
+   */
+  readonly groupCommit?: boolean;
 }
 
 interface ThreadRow {
@@ -127,6 +134,7 @@ export class SqliteStore implements Store {
     readonly appendItems: (turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => ItemRecord[];
   };
   #closed = false;
+  readonly #group: GroupCommit | undefined;
 
   constructor(options: SqliteStoreOptions) {
     if ((options.path === undefined) === (options.database === undefined)) {
@@ -135,6 +143,9 @@ export class SqliteStore implements Store {
     const durability = options.durability;
     if (durability !== undefined && durability !== 'normal' && durability !== 'full') {
       throw new PlumbError('store_invalid_record', `Unknown durability '${String(durability)}'. Durabilities: normal, full.`);
+    }
+    if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+      throw new PlumbError('store_invalid_record', `groupCommit must be true or false, not ${JSON.stringify(options.groupCommit)}.`);
     }
     const prefix = options.tablePrefix ?? 'plumb_';
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
@@ -156,6 +167,7 @@ export class SqliteStore implements Store {
       if (this.#owned) this.#db.close();
       throw error;
     }
+    this.#group = this.#owned && options.groupCommit !== false ? new GroupCommit(this.#db) : undefined;
     const beginTurn = this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input));
     const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch));
     this.#tx = {
@@ -168,12 +180,19 @@ export class SqliteStore implements Store {
     if (this.#closed) throw closedError();
   }
 
-  async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
+  /** Every write goes through here: alone, or in the open group commit, settling once committed. */
+  #write<T>(work: () => T): Promise<T> {
     this.#open();
-    const now = this.#clock();
-    const id = this.#ids();
-    this.#sql.insertThread.run(id, input.owner, input.title ?? null, now, now);
-    return Promise.resolve(this.#threadOrThrow(id));
+    return this.#group === undefined ? Promise.resolve(work()) : this.#group.run(work);
+  }
+
+  async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
+    return this.#write(() => {
+      const now = this.#clock();
+      const id = this.#ids();
+      this.#sql.insertThread.run(id, input.owner, input.title ?? null, now, now);
+      return this.#threadOrThrow(id);
+    });
   }
 
   #threadOrThrow(id: string): ThreadRecord {
@@ -201,16 +220,16 @@ export class SqliteStore implements Store {
   }
 
   async updateThread(id: string, patch: ThreadPatch): Promise<ThreadRecord> {
-    this.#open();
-    const current = this.#threadOrThrow(id);
-    const next = { ...current, ...definedOnly(patch) };
-    this.#sql.updateThread.run(next.title, next.summary, next.summaryThroughItemId, next.routerSession, this.#clock(), id);
-    return Promise.resolve(this.#threadOrThrow(id));
+    return this.#write(() => {
+      const current = this.#threadOrThrow(id);
+      const next = { ...current, ...definedOnly(patch) };
+      this.#sql.updateThread.run(next.title, next.summary, next.summaryThroughItemId, next.routerSession, this.#clock(), id);
+      return this.#threadOrThrow(id);
+    });
   }
 
   async deleteThread(id: string): Promise<boolean> {
-    this.#open();
-    return Promise.resolve(this.#db.transaction(() => this.#deleteThreadRows(id)).immediate());
+    return this.#write(() => this.#db.transaction(() => this.#deleteThreadRows(id)).immediate());
   }
 
   /** Inside a transaction: the thread and everything under it. */
@@ -222,27 +241,25 @@ export class SqliteStore implements Store {
   }
 
   async deleteThreadsUpdatedBefore(cutoff: number, options?: RetentionOptions): Promise<readonly string[]> {
-    this.#open();
     const limit = retentionLimit(options);
-    const deleted = this.#db
-      .transaction(() => {
-        const ids = this.#sql.staleThreads.all(cutoff, limit) as string[];
-        for (const id of ids) this.#deleteThreadRows(id);
-        return ids;
-      })
-      .immediate();
-    return Promise.resolve(deleted);
+    return this.#write(() =>
+      this.#db
+        .transaction(() => {
+          const ids = this.#sql.staleThreads.all(cutoff, limit) as string[];
+          for (const id of ids) this.#deleteThreadRows(id);
+          return ids;
+        })
+        .immediate(),
+    );
   }
 
   async deleteConfirmationsResolvedBefore(cutoff: number, options?: RetentionOptions): Promise<number> {
-    this.#open();
     const limit = retentionLimit(options);
-    return Promise.resolve(this.#sql.deleteResolvedConfirmations.run(cutoff, limit).changes);
+    return this.#write(() => this.#sql.deleteResolvedConfirmations.run(cutoff, limit).changes);
   }
 
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
-    this.#open();
-    return Promise.resolve(this.#tx.beginTurn(input));
+    return this.#write(() => this.#tx.beginTurn(input));
   }
 
   #beginTurn(input: BeginTurnInput): BeginTurnResult {
@@ -320,16 +337,16 @@ export class SqliteStore implements Store {
   }
 
   async updateTurn(id: string, patch: TurnPatch, from?: readonly TurnStatus[]): Promise<TurnRecord | undefined> {
-    this.#open();
-    const result = this.#db
-      .transaction(() => {
-        const turn = this.#turnOrThrow(id);
-        if (from !== undefined && !from.includes(turn.status)) return undefined;
-        this.#patchTurn(id, turn.status, patch, this.#clock());
-        return this.#turnOrThrow(id);
-      })
-      .immediate();
-    return Promise.resolve(result);
+    return this.#write(() =>
+      this.#db
+        .transaction(() => {
+          const turn = this.#turnOrThrow(id);
+          if (from !== undefined && !from.includes(turn.status)) return undefined;
+          this.#patchTurn(id, turn.status, patch, this.#clock());
+          return this.#turnOrThrow(id);
+        })
+        .immediate(),
+    );
   }
 
   /**
@@ -356,8 +373,7 @@ export class SqliteStore implements Store {
   }
 
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
-    this.#open();
-    return Promise.resolve(this.#tx.appendItems(turnId, items, turnPatch));
+    return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch));
   }
 
   #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): ItemRecord[] {
@@ -409,11 +425,10 @@ export class SqliteStore implements Store {
   }
 
   async createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord> {
-    this.#open();
     const argumentsText = jsonText(input.arguments, `confirmation '${input.id}'`);
     const actorText = jsonText(input.actor, `confirmation '${input.id}'`);
-    this.#db
-      .transaction(() => {
+    return this.#write(() => {
+      this.#db.transaction(() => {
         this.#turnOrThrow(input.turnId);
         try {
           this.#sql.insertConfirmation.run(
@@ -433,9 +448,9 @@ export class SqliteStore implements Store {
         } catch (cause) {
           throw new PlumbError('store_invalid_record', `A confirmation with id '${input.id}' already exists.`, { cause });
         }
-      })
-      .immediate();
-    return Promise.resolve(this.#confirmationOrThrow(input.id));
+      }).immediate();
+      return this.#confirmationOrThrow(input.id);
+    });
   }
 
   #confirmationOrThrow(id: string): ConfirmationRecord {
@@ -456,46 +471,47 @@ export class SqliteStore implements Store {
   }
 
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<ClaimResult> {
-    this.#open();
-    const result = this.#db
-      .transaction((): ClaimResult => {
-        const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
-        if (row === undefined) return { outcome: 'missing' };
-        if (row.owner !== owner) return { outcome: 'forbidden' };
-        if (row.expires_at <= now) {
-          if (this.#sql.expireConfirmation.run(jsonText(expiredResolution, 'a resolution'), now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
-          return { outcome: 'unavailable', confirmation: toConfirmation(row) };
-        }
-        // The conditional UPDATE is the claim: only one caller ever changes a pending row.
-        if (this.#sql.claimConfirmation.run(id).changes === 0) return { outcome: 'unavailable', confirmation: this.#confirmationOrThrow(id) };
-        return { outcome: 'claimed', confirmation: this.#confirmationOrThrow(id) };
-      })
-      .immediate();
-    return Promise.resolve(result);
+    return this.#write(() =>
+      this.#db
+        .transaction((): ClaimResult => {
+          const row = this.#sql.getConfirmation.get(id) as ConfirmationRow | undefined;
+          if (row === undefined) return { outcome: 'missing' };
+          if (row.owner !== owner) return { outcome: 'forbidden' };
+          if (row.expires_at <= now) {
+            if (this.#sql.expireConfirmation.run(jsonText(expiredResolution, 'a resolution'), now, id).changes > 0) return { outcome: 'expired', confirmation: this.#confirmationOrThrow(id) };
+            return { outcome: 'unavailable', confirmation: toConfirmation(row) };
+          }
+          // The conditional UPDATE is the claim: only one caller ever changes a pending row.
+          if (this.#sql.claimConfirmation.run(id).changes === 0) return { outcome: 'unavailable', confirmation: this.#confirmationOrThrow(id) };
+          return { outcome: 'claimed', confirmation: this.#confirmationOrThrow(id) };
+        })
+        .immediate(),
+    );
   }
 
   async resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean> {
-    this.#open();
-    return Promise.resolve(this.#sql.resolveConfirmation.run(jsonText(resolution, 'a resolution'), now, id).changes > 0);
+    const text = jsonText(resolution, 'a resolution');
+    return this.#write(() => this.#sql.resolveConfirmation.run(text, now, id).changes > 0);
   }
 
   async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
-    this.#open();
     const text = jsonText(resolution, 'a resolution');
-    const expired = this.#db
-      .transaction(() => {
-        const ids = this.#sql.lapsedConfirmations.all(now) as string[];
-        const out: ConfirmationRecord[] = [];
-        for (const id of ids) if (this.#sql.expireConfirmation.run(text, now, id).changes > 0) out.push(this.#confirmationOrThrow(id));
-        return out;
-      })
-      .immediate();
-    return Promise.resolve(expired);
+    return this.#write(() =>
+      this.#db
+        .transaction(() => {
+          const ids = this.#sql.lapsedConfirmations.all(now) as string[];
+          const out: ConfirmationRecord[] = [];
+          for (const id of ids) if (this.#sql.expireConfirmation.run(text, now, id).changes > 0) out.push(this.#confirmationOrThrow(id));
+          return out;
+        })
+        .immediate(),
+    );
   }
 
   async close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
+    this.#group?.flush();
     if (this.#owned) this.#db.close();
     return Promise.resolve();
   }
