@@ -187,6 +187,9 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
   const cookies = reply.getHeader('set-cookie');
   if (cookies !== undefined) headers['set-cookie'] = Array.isArray(cookies) ? cookies.map(String) : [String(cookies)];
   reply.hijack();
+  const cork = corkEachTick(raw);
+  // The headers (with the session cookie) leave with the first events of this tick, or alone at its end.
+  cork.hold();
   raw.writeHead(200, headers);
   raw.flushHeaders();
   let open = true;
@@ -194,7 +197,6 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
     open = false;
   };
   raw.once('close', gone);
-  const cork = corkEachTick(raw);
   try {
     await withinBudget(deps, request.actor, request.ip, () => relayTurn(events, {
       ...relayOptions(request, deps, 'sse', () => undefined),

@@ -12,17 +12,27 @@ export interface Signer {
   randomId(): string;
 }
 
+/** Most signed strings remembered as verified (a client sends the same cookies on every request). */
+const verifiedCacheSize = 10_000;
+
 export function createSigner(secret: string | Buffer, random: (bytes: number) => Buffer = randomBytes): Signer {
   const mac = (value: string): Buffer => createHmac('sha256', secret).update(value).digest();
+  // Only strings whose signature checked out get in, so a hit proves what a fresh check would.
+  const verified = new Map<string, string>();
   return {
     sign: (value) => `${value}.${mac(value).toString('base64url')}`,
     unsign(signed) {
+      const known = verified.get(signed);
+      if (known !== undefined) return known;
       const dot = signed.lastIndexOf('.');
       if (dot <= 0) return undefined;
       const value = signed.slice(0, dot);
       const given = Buffer.from(signed.slice(dot + 1), 'base64url');
       const expected = mac(value);
-      return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
+      verified.set(signed, value);
+      return value;
     },
     randomId: () => random(24).toString('base64url'),
   };

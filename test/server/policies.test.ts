@@ -158,6 +158,14 @@ describe('signed values, CSRF and origins', () => {
     expect(signer.unsign(signed.replace('alice', 'mallo'))).toBeUndefined();
     expect(createSigner('t'.repeat(32)).unsign(signed)).toBeUndefined();
   });
+  it('keeps refusing a forged value after the genuine one was verified, and still accepts the genuine one', () => {
+    const signed = signer.sign('bob');
+    expect(signer.unsign(signed)).toBe('bob');
+    const forged = `${signed.slice(0, signed.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+    expect(signer.unsign(forged)).toBeUndefined();
+    expect(signer.unsign(forged)).toBeUndefined();
+    expect(signer.unsign(signed)).toBe('bob');
+  });
   it('requires the cookie and the header to carry the same signed token', () => {
     const token = issueCsrfToken(signer);
     expect(csrfTokenValid(signer, token, token)).toBe(true);
