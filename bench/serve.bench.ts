@@ -3,8 +3,9 @@
  *
  * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
- * over SSE and over WebSocket. Reports turns/s, p50/p99 turn latency, errors, and the server's peak
- * RSS and RSS per connection; then `plumb serve --demo` time to ready.
+ * over SSE and over WebSocket. Reports turns/s, p50/p99 turn latency, errors, the server's peak
+ * RSS and RSS per connection, and the CPU each process used over the measured turns (in shares of
+ * one core: the server's includes V8's helper threads); then `plumb serve --demo` time to ready.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -45,6 +46,7 @@ async function serverMain(dir: string): Promise<void> {
       const rss = process.memoryUsage().rss;
       peak = Math.max(peak, rss);
       if (command === 'rss') send({ type: 'rss', rss, peak });
+      else if (command === 'cpu') send({ type: 'cpu', cpu: process.cpuUsage() });
       else if (command === 'reset') {
         globalThis.gc?.();
         peak = process.memoryUsage().rss;
@@ -61,20 +63,35 @@ async function serverMain(dir: string): Promise<void> {
 
 // ---- the load process ----------------------------------------------------------------------
 
+interface ServerMessage {
+  readonly type: string;
+  readonly url?: string;
+  readonly rss?: number;
+  readonly peak?: number;
+  readonly cpu?: NodeJS.CpuUsage;
+}
+
 class ServerProcess {
   readonly #child: ChildProcess;
-  readonly #waiting: ((message: { type: string; url?: string; rss?: number; peak?: number }) => void)[] = [];
+  readonly #waiting: ((message: ServerMessage) => void)[] = [];
   url = '';
   constructor(dir: string) {
     this.#child = spawn(process.execPath, ['--expose-gc', ...(process.env.PLUMB_BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PLUMB_BENCH_PROFILE}`]), '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message: { type: string }) => this.#waiting.shift()?.(message));
   }
-  next(): Promise<{ type: string; url?: string; rss?: number; peak?: number }> {
+  next(): Promise<ServerMessage> {
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
   async ready(): Promise<void> {
     const message = await this.next();
     this.url = message.url ?? '';
+  }
+  /** The server's CPU time so far, in µs (user + system). */
+  async cpu(): Promise<number> {
+    const reply = this.next();
+    this.#child.send('cpu');
+    const usage = (await reply).cpu;
+    return usage === undefined ? 0 : usage.user + usage.system;
   }
   async rss(command: 'rss' | 'reset'): Promise<{ rss: number; peak: number }> {
     const reply = this.next();
@@ -177,26 +194,40 @@ async function wsClient(base: string, turns: number, result: { latencies: number
   socket.close();
 }
 
-async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number }> {
+async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; loadCpu: number }> {
   const before = await server.rss('reset');
   const result = { latencies: [] as number[], errors: 0 };
   // Every client connects first; the turns start together once all are connected, so that the
   // measured run has all N clients at once (and connecting is not counted as turn time).
-  let start = 0;
   let arrived = 0;
+  let allArrived = (): void => undefined;
+  const everyone = new Promise<void>((resolve) => (allArrived = resolve));
   let release = (): void => undefined;
   const go = new Promise<void>((resolve) => (release = resolve));
   const arrive = (): Promise<void> => {
-    if (++arrived === clients) {
-      start = performance.now();
-      release();
-    }
+    if (++arrived === clients) allArrived();
     return go;
   };
-  await Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result, arrive) : wsClient(server.url, turns, result, arrive))));
+  const running = Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result, arrive) : wsClient(server.url, turns, result, arrive))));
+  await everyone;
+  const serverCpuBefore = await server.cpu();
+  const loadCpuBefore = process.cpuUsage();
+  const start = performance.now();
+  release();
+  await running;
   const wallMs = performance.now() - start;
+  const loadCpu = process.cpuUsage(loadCpuBefore);
+  const serverCpu = (await server.cpu()) - serverCpuBefore;
   const after = await server.rss('rss');
-  return { ...result, wallMs, peakMb: after.peak / 2 ** 20, perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024 };
+  return {
+    ...result,
+    wallMs,
+    peakMb: after.peak / 2 ** 20,
+    perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024,
+    // Shares of one core over the measured turns: 100 is one core busy all the time.
+    serverCpu: serverCpu / 10 / wallMs,
+    loadCpu: (loadCpu.user + loadCpu.system) / 10 / wallMs,
+  };
 }
 
 async function timeToReady(dir: string): Promise<{ reported: number; wall: number }> {
@@ -244,11 +275,11 @@ const benchmark: Benchmark = {
           await server.stop();
           rmSync(join(dir, 'chat.sqlite'), { force: true });
           const latency = summarize(result.latencies);
-          rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb]);
+          rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb, result.serverCpu, result.loadCpu]);
         }
       }
       console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn`);
-      printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB'], rows);
+      printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB', 'server CPU %', 'load CPU %'], rows);
       const ready = await timeToReady(dir);
       printTable('plumb serve --demo time to ready', ['measure', 'ms'], [
         ['reported by serve (config, app, engine, listen)', ready.reported],
