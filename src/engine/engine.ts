@@ -24,6 +24,7 @@ import { driveTurn } from './router-turn.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
 import { LiveSessions } from './live-sessions.js';
 import { TurnRun, tailOrdinals } from './turn-run.js';
+import { TurnSlots } from './turn-slots.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
 
@@ -148,6 +149,7 @@ class PlumbEngine implements Engine {
   readonly #hooks: HookBus;
   readonly #clock: () => number;
   readonly #active = new Map<string, ActiveRun>();
+  readonly #slots: TurnSlots;
   readonly #bindings = new Map<string, { readonly turnId: string; readonly callId: string }>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #tasks = new Set<Promise<void>>();
@@ -155,6 +157,7 @@ class PlumbEngine implements Engine {
 
   constructor(options: EngineOptions) {
     this.settings = parseEngineSettings(options.settings);
+    this.#slots = new TurnSlots(this.settings.maxConcurrentTurns, this.settings.maxWaitingTurns);
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
     this.#hooks = new HookBus(options.hooks, options.logger);
@@ -337,6 +340,7 @@ class PlumbEngine implements Engine {
       throw new PlumbError('bad_message', `Unknown language '${String(request.language)}'. Languages: ${LANGUAGES.join(', ')}.`);
     }
     const owner = this.#owner(request.actor);
+    this.#slots.checkRoom();
     // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction;
     // `newThread`: a thread of its own (a resent request key still replays its turn, in the thread it began).
     const title = request.text.trim().slice(0, 80);
@@ -395,10 +399,15 @@ class PlumbEngine implements Engine {
       release = resolve;
     });
     this.#active.set(run.thread.id, { run, settled });
+    let slot = false;
     try {
+      await this.#slots.acquire(run.signal);
+      slot = true;
+      run.waitingForSlot = false;
       await before(run);
       await driveTurn(run);
     } finally {
+      if (slot) this.#slots.release();
       this.#active.delete(run.thread.id);
       release?.();
     }

@@ -12,6 +12,7 @@ export const engineErrorCodes = {
   turn_not_found: 'No turn with that id belongs to the actor.',
   request_conflict: 'The request key was already used for a turn with different text.',
   turn_in_progress: 'The thread already has an active turn (accepted, running or waiting).',
+  server_busy: 'maxWaitingTurns accepted turns are already waiting for a slot; the message was not accepted. Try again shortly.',
   confirmation_unavailable: 'The confirmation is unknown, not the actor\'s, or its turn is no longer waiting for it.',
   no_provider: 'The turn needs a model and the engine has no provider configured.',
   tool_call_limit: 'The turn reached maxToolCallsPerMessage read tool calls; no further call runs.',

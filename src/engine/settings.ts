@@ -47,6 +47,10 @@ export const engineSettingsSchema = z.strictObject({
   gracefulCancelMs: z.number().nonnegative().default(5000),
   /** Exposed managers listed one per line in the system prompt; above it, only the count. */
   maxSchemaManagersInPrompt: z.int().nonnegative().default(30),
+  /** Turns running their steps at once in this engine; more wait, accepted, in order of arrival. null: no limit. */
+  maxConcurrentTurns: z.int().positive().nullable().default(64),
+  /** Accepted turns waiting for a slot; past it a new message gets server_busy and nothing is written. */
+  maxWaitingTurns: z.int().nonnegative().default(10_000),
   /** Events buffered for a slow reader before the turn waits. */
   eventBufferSize: z.int().positive().default(256),
   /** On start, fail turns left `running` by a previous process (interrupted / effect_outcome_unknown). */

@@ -178,7 +178,12 @@ export class TurnRun {
     return this.items.filter((item) => item.turnId === this.turnId);
   }
 
-  cancel(mode: 'immediate' | 'graceful'): void {
+  /** True until the engine gives the run one of its `maxConcurrentTurns` slots. */
+  waitingForSlot = true;
+
+  cancel(requested: 'immediate' | 'graceful'): void {
+    // A turn still waiting for its slot has nothing running to let finish.
+    const mode = this.waitingForSlot ? 'immediate' : requested;
     if (mode === 'immediate' || this.cancelMode === undefined) this.cancelMode = mode;
     if (mode === 'immediate') {
       this.writesCutOff = this.runningWrites;

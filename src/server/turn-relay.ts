@@ -20,6 +20,7 @@ const publicCodes = new Set([
   'thread_not_found',
   'turn_not_found',
   'turn_in_progress',
+  'server_busy',
   'request_conflict',
   'confirmation_unavailable',
   'confirmation_pending',
