@@ -77,6 +77,8 @@ describe('plumb check', () => {
     const invalid = await plumb('check', '--config', file, '--json');
     expect(invalid.code).toBe(1);
     expect(invalid.stdout).toMatch(/invalid_config.*audit\.level/s);
+    const text = await plumb('check', '--config', file);
+    expect(text.stdout.split('\n')[0]).toBe(`Checked ${file} (no app: pass --demo or --db to check exposure and allow-lists)`);
     const second = join(dir.path, 'second.config.mjs');
     writeFileSync(second, `export default { provider: ${JSON.stringify(join(dir.path, 'needs-sdk.mjs'))} };\n`);
     const missing = await plumb('check', '--config', second, '--json');

@@ -23,7 +23,10 @@ export function registerCheckCommand(program: Command, io: CliIo): void {
     .action(async (options: CheckOptions) => {
       const app: App | undefined = options.demo === true || options.db !== undefined ? await openApp(options) : undefined;
       try {
-        const { file, problems } = await checkConfiguration({ ...(options.config === undefined ? {} : { path: options.config }), ...(app === undefined ? {} : { app }) });
+        const checked = await checkConfiguration({ ...(options.config === undefined ? {} : { path: options.config }), ...(app === undefined ? {} : { app }) });
+        const { problems } = checked;
+        // A file that did not load is still the file that was checked.
+        const file = checked.file ?? options.config;
         if (options.json === true) io.stdout(`${JSON.stringify({ ok: problems.length === 0, file: file ?? null, problems }, null, 2)}\n`);
         else {
           io.stdout(`Checked ${file ?? '(defaults: no plumb.config.* found)'}${app === undefined ? ' (no app: pass --demo or --db to check exposure and allow-lists)' : ''}\n`);
