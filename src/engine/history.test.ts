@@ -120,13 +120,19 @@ describe('summarization', () => {
       return { store, reads };
     }
 
-    it('reads only the recent tail, and gives the model the window and summary the whole thread would', async () => {
+    /** A thread of 30 turns (a window of 3, summaries after 2), its thread reads recorded. */
+    async function thirtyTurns() {
       const { store, reads } = recordingStore();
       const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2 }, { store });
       kits.push(made);
       const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
       const threadId = first.events[0]!.thread_id;
       for (let turn = 2; turn <= 30; turn++) await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: `q${turn}` });
+      return { made, reads, threadId };
+    }
+
+    it('reads only the recent tail, and gives the model the window and summary the whole thread would', async () => {
+      const { made, reads, threadId } = await thirtyTurns();
       expect(reads.at(-1)).toBeGreaterThan(0);
       const items = await made.store.listItems(threadId);
       // The window is fixed at the turn's first round, when the journal ended with the user's message.
@@ -141,12 +147,7 @@ describe('summarization', () => {
     });
 
     it('reads the whole thread when the summary marker is not in the tail', async () => {
-      const { store, reads } = recordingStore();
-      const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2 }, { store });
-      kits.push(made);
-      const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
-      const threadId = first.events[0]!.thread_id;
-      for (let turn = 2; turn <= 30; turn++) await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: `q${turn}` });
+      const { made, reads, threadId } = await thirtyTurns();
       await made.store.updateThread(threadId, { summaryThroughItemId: 'gone' });
       await made.engine.ask({ actor: alice, threadId, requestKey: key(), text: 'q31' });
       expect(reads.at(-1)).toBeUndefined();
