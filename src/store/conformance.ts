@@ -191,6 +191,24 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         }
       });
 
+      it('stages a step like an append: its records at once, committed once `committed` settles', async () => {
+        const { thread, turn } = await threadWithTurn();
+        const staged = await store.stageItems(turn.id, [{ kind: 'tool_call', data: { callId: 'c1' } }, { kind: 'tool_result', data: { callId: 'c1', result: [] } }], {
+          status: 'running',
+          addUsage: { inputTokens: 3, outputTokens: 1 },
+        });
+        expect(staged.records.map((item) => [item.ordinal, item.kind])).toEqual([
+          [2, 'tool_call'],
+          [3, 'tool_result'],
+        ]);
+        const next = await store.appendItems(turn.id, [{ kind: 'assistant_text', data: { text: 'done' } }], { status: 'completed', addUsage: { inputTokens: 4, outputTokens: 1 } });
+        expect(next[0]?.ordinal).toBe(4);
+        await staged.committed;
+        expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual([expect.any(String), ...staged.records.map((item) => item.id), next[0]?.id]);
+        expect(await store.getTurn(turn.id)).toMatchObject({ status: 'completed', usage: { inputTokens: 7, outputTokens: 2 } });
+        await expect(store.stageItems('missing', [{ kind: 'assistant_text', data: { text: 'x' } }])).rejects.toMatchObject({ code: 'store_not_found' });
+      });
+
       it('appends a step and patches its turn in one transaction', async () => {
         const { turn } = await threadWithTurn();
         await store.appendItems(turn.id, [{ kind: 'assistant_text', data: { text: 'done' } }], { status: 'completed', addUsage: { inputTokens: 7, outputTokens: 2 } });

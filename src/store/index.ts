@@ -26,6 +26,7 @@ export type {
   ThreadPatch,
   ListItemsOptions,
   RetentionOptions,
+  StagedItems,
 } from './types.js';
 export { MemoryStore, createMemoryStore } from './memory-store.js';
 export { SqliteStore, openSqliteStore } from './sqlite-store.js';

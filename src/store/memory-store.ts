@@ -13,6 +13,7 @@ import type {
   NewConfirmation,
   NewItem,
   RetentionOptions,
+  StagedItems,
   Store,
   StoreOptions,
   ThreadPatch,
@@ -257,6 +258,10 @@ export class MemoryStore implements Store {
     });
     this.#turns.set(turn.id, next);
     return next;
+  }
+
+  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems> {
+    return { records: await this.appendItems(turnId, items, turnPatch), committed: Promise.resolve() };
   }
 
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {

@@ -181,6 +181,42 @@ describe('sqlite store', () => {
       await store.close();
     });
 
+    it('applies a staged write at once and commits it with the next write, or at the end of the event-loop turn', async () => {
+      const path = join(dir, 'staged.db');
+      const store = openSqliteStore({ path });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      const staged = await store.stageItems(turn.id, [text('read step')], { status: 'running' });
+      expect(staged.records.map((record) => record.ordinal)).toEqual([2]);
+      // Applied (this connection reads it), not yet committed (another does not).
+      expect(await store.listItems(thread.id)).toHaveLength(2);
+      expect(seenElsewhere(path, thread.id)).toBe(1);
+      // A write that comes alone commits at once, with the staged one before it.
+      const next = store.appendItems(turn.id, [text('answer')]);
+      expect(seenElsewhere(path, thread.id)).toBe(3);
+      await Promise.all([next, staged.committed]);
+      // Alone, a staged write commits once the event loop turns.
+      const alone = await store.stageItems(turn.id, [text('another read')]);
+      expect(seenElsewhere(path, thread.id)).toBe(3);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seenElsewhere(path, thread.id)).toBe(4);
+      await alone.committed;
+      // Staged writes are not company: a write alone after them still commits at once.
+      const after = store.appendItems(turn.id, [text('done')], { status: 'completed' });
+      expect(seenElsewhere(path, thread.id)).toBe(5);
+      await after;
+      await store.close();
+    });
+
+    it('commits staged writes at once where commits are not grouped', async () => {
+      const path = join(dir, 'staged-off.db');
+      const store = openSqliteStore({ path, groupCommit: false });
+      const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
+      const staged = await store.stageItems(turn.id, [text('read step')]);
+      expect(seenElsewhere(path, thread.id)).toBe(2);
+      await staged.committed;
+      await store.close();
+    });
+
     it('commits an open batch on close', async () => {
       const path = join(dir, 'close.db');
       const store = openSqliteStore({ path });

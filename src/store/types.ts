@@ -193,6 +193,15 @@ export interface Store {
    * optionally patches the turn in the same transaction. On any failure nothing is written.
    */
   appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]>;
+  /**
+   * Like `appendItems`, but may return before the write is durable: the records come back once
+   * the write is applied, and `committed` settles when it is committed. A store that groups
+   * commits (SQLite) commits a staged write with the next write or at the end of the event-loop
+   * turn, whichever is first; if that commit fails, `committed` rejects and the turn's next write
+   * is refused with the same error (nothing is committed after a lost write). Other stores commit
+   * at once. For steps that are safe to run again (read tools), whose events wait for `committed`.
+   */
+  stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems>;
   listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
 
   createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord>;
@@ -226,6 +235,13 @@ export interface Store {
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What `stageItems` gives back. */
+export interface StagedItems {
+  readonly records: readonly ItemRecord[];
+  /** Settles once the items are committed; rejects if their commit failed. */
+  readonly committed: Promise<void>;
 }
 
 export interface StoreOptions {
