@@ -96,7 +96,9 @@ export async function runStep(
     await hold(run, call, result, write ? [] : [callItem], step.message);
     return { next: 'waiting' };
   }
-  await run.append([...(write ? [] : [callItem]), newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
+  // A read's step is staged (safe to run again if its commit were lost); a write's result is committed before anything goes on.
+  if (write) await run.append([newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
+  else await run.stage([callItem, newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
   const shown = run.emit({ type: 'tool_result', id: callId, name: tool, result });
   if (shown !== undefined) await shown;
   if (check.allowed) {

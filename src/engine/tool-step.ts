@@ -23,7 +23,8 @@ const repetitionFeedback = (call: ToolCallPart): JsonValue => ({
 /**
  * One model step with tool calls: commit the step (text, calls, usage) in one transaction, emit the
  * calls, run them (reads concurrently, a write alone), then commit and emit the results in call
- * order. A call held for confirmation pauses the turn instead.
+ * order (a read-only step is staged: see `TurnRun.stage`). A call held for confirmation pauses the
+ * turn instead.
  */
 export async function runToolStep(run: TurnRun, completion: Completion, plan: ToolsPlan, step: number): Promise<ToolStepOutcome> {
   const stepItems: NewItem[] = [];
@@ -65,7 +66,9 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
     if (planned.effect === 'read' || planned.effect === 'unknown') reads++;
     else mutations++;
   }
-  await run.append(resultItems, { status: 'running' });
+  // A read-only step is staged (its reads are safe to run again if its commit were lost); a write's result is committed before anything goes on.
+  if (writes) await run.append(resultItems, { status: 'running' });
+  else await run.stage(resultItems, { status: 'running' });
   for (const [index, planned] of plan.calls.entries()) {
     const result = results[index] as JsonValue;
     const waiting = run.emit({ type: 'tool_result', id: planned.call.id, name: planned.call.name, result });

@@ -71,6 +71,11 @@ export class TurnRun {
    * checked when the window is chosen), or all of it.
    */
   #loaded: 'turn' | 'tail' | 'whole';
+  /** The commit of the latest staged step, while one is on its way; events wait behind it. */
+  #staged: Promise<void> | undefined;
+  #held: ChatEvent[] = [];
+  /** A staged step's commit was lost: events are dropped until the turn's failure is recorded. */
+  #dropping = false;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
   #streamController: AbortController | undefined;
 
@@ -127,7 +132,21 @@ export class TurnRun {
     const stamped = event as { thread_id?: string; turn_id?: string };
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
+    if (this.#dropping) return undefined;
+    if (this.#staged !== undefined) {
+      this.#held.push(stamped as ChatEvent);
+      return undefined;
+    }
     return this.channel.push(stamped as ChatEvent);
+  }
+
+  /** Sends the events held behind staged steps, in order: every staged step is committed. */
+  #release(): void {
+    this.#staged = undefined;
+    const held = this.#held;
+    this.#held = [];
+    // Pushed without waiting for the reader: the channel holds them beyond its capacity, as many as one stretch of the turn made.
+    for (const event of held) void this.channel.push(event);
   }
 
   addUsage(usage: TokenUsage): void {
@@ -145,6 +164,37 @@ export class TurnRun {
     const records = await this.parts.store.appendItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
     for (const record of records) this.items.push(record);
+    // This write is committed, and the store commits in order (a lost staged write would have refused it): so are the staged ones.
+    // After a lost one, this is the write that records the turn's failure, whose event must be seen.
+    this.#dropping = false;
+    if (this.#staged !== undefined) this.#release();
+    return records;
+  }
+
+  /**
+   * Appends a step that is safe to run again (read tools and their results) without waiting for
+   * its commit (`Store.stageItems`): the turn goes on at once, and its events from here on are
+   * held until the step is committed, so that a client never sees what a crash could take back.
+   * A lost commit drops the held events and every event until the turn's failure is recorded: the
+   * store refuses the turn's next write, which fails the turn.
+   */
+  async stage(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+    const usage = this.pendingUsage;
+    const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
+    const { records, committed } = await this.parts.store.stageItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
+    if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
+    for (const record of records) this.items.push(record);
+    const gate: Promise<void> = committed.then(
+      () => {
+        if (this.#staged === gate) this.#release();
+      },
+      () => {
+        this.#staged = undefined;
+        this.#held = [];
+        this.#dropping = true;
+      },
+    );
+    this.#staged = gate;
     return records;
   }
 
