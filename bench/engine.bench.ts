@@ -4,13 +4,15 @@
  * the Plumb engine on the memory store and on the SQLite store (WAL; durability `normal`, and
  * `full` with an fsync per commit), through `ai@6` `generateText` with `MockLanguageModelV3` and a
  * step limit, and through a `@langchain/langgraph` StateGraph with a ToolNode and a scripted chat
- * model — side by side in one process. Then what one turn writes to the SQLite journal (commits,
- * statements, WAL frames), one turn on a long thread (200 turns before it: the history read and the
- * summary round), and the heap Plumb retains beyond its journal after 10,000 turns.
+ * model — side by side in one run, each system in a fresh process of its own. Then what one turn
+ * writes to the SQLite journal (commits and WAL frames), one turn on a long thread (200 turns
+ * before it: the history read and the summary round), and the heap Plumb retains beyond its
+ * journal after 10,000 turns.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import Database from 'better-sqlite3';
 import { runInNewContext } from 'node:vm';
@@ -203,38 +205,77 @@ function option(args: readonly string[], name: string, fallback: number): number
 }
 
 /**
- * What one turn costs the SQLite journal: transactions, statements (BEGIN and COMMIT included)
- * and WAL frames (pages written; checkpoints held off while counting), over 500 turns after 200.
+ * What one turn costs the SQLite journal with the store as it ships (its own file, group commit):
+ * commits and WAL frames (pages written), over 500 turns after 200. Read from the WAL file itself;
+ * a second connection holds a read transaction so that no checkpoint restarts the WAL meanwhile.
  */
 async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
   const rows: (string | number)[][] = [];
   for (const k of ks) {
     const path = join(dir, `journal-k${k}.db`);
-    let statements = 0;
-    let commits = 0;
-    const db = new Database(path, {
-      verbose: (sql) => {
-        statements++;
-        if (sql === 'COMMIT') commits++;
-      },
-    });
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('wal_autocheckpoint = 0');
-    const subject = plumbTurn(openSqliteStore({ database: db }), k);
+    const subject = plumbTurn(openSqliteStore({ path }), k);
     for (let i = 0; i < 200; i++) await subject.run(i);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    const frameBytes = db.pragma('page_size', { simple: true }) as number;
-    statements = 0;
-    commits = 0;
+    const reader = new Database(path);
+    reader.pragma('wal_checkpoint(TRUNCATE)');
+    const frameBytes = (reader.pragma('page_size', { simple: true }) as number) + 24;
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     const turns = 500;
     for (let i = 0; i < turns; i++) await subject.run(i);
-    const frames = (statSync(`${path}-wal`).size - 32) / (frameBytes + 24);
-    rows.push([`K = ${k}`, commits / turns, statements / turns, frames / turns, (frames * (frameBytes + 24)) / 1024 / turns]);
+    const wal = readFileSync(`${path}-wal`);
+    let frames = 0;
+    let commits = 0;
+    // A frame's header holds, at offset 4, the database size after its commit: zero except on a commit's last frame.
+    for (let offset = 32; offset + frameBytes <= wal.length; offset += frameBytes) {
+      frames++;
+      if (wal.readUInt32BE(offset + 4) !== 0) commits++;
+    }
+    reader.exec('COMMIT');
+    reader.close();
     await subject.close();
-    db.close();
+    rows.push([`K = ${k}`, commits / turns, frames / turns, (frames * frameBytes) / 1024 / turns]);
   }
-  printTable('SQLite journal per turn (WAL frames counted with checkpoints held off)', ['turn', 'commits', 'statements', 'WAL frames', 'KiB written to the WAL'], rows);
+  printTable('SQLite journal per turn (the store as it ships; WAL read with checkpoints held off)', ['turn', 'commits', 'WAL frames', 'KiB written to the WAL'], rows);
+}
+
+/** The systems measured side by side, each in a process of its own (see `measureApart`). */
+const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => { run: (i: number) => Promise<void>; close: () => Promise<void> } }[] = [
+  { name: 'ai@6 generateText (MockLanguageModelV3)', make: (k) => aiTurn(k) },
+  { name: 'Plumb engine, memory store', make: (k) => plumbTurn(createMemoryStore(), k) },
+  { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: (k, dir) => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
+  { name: 'Plumb engine, SQLite store (WAL, durability full)', make: (k, dir) => plumbTurn(openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
+  { name: '@langchain/langgraph StateGraph + ToolNode', make: (k) => langgraphTurn(k) },
+];
+
+/** In a child process: one system's turns, measured, printed as one JSON line. */
+async function measureHere(system: number, k: number, turns: number, warmup: number, dir: string): Promise<void> {
+  const subject = systems[system]!.make(k, dir);
+  const heapBefore = heapMb();
+  const cpuBefore = process.cpuUsage();
+  const samples = await measure(turns, subject.run, warmup);
+  const cpu = process.cpuUsage(cpuBefore);
+  const stats = summarize(samples);
+  const heap = heapMb() - heapBefore;
+  await subject.close();
+  const row: Row = {
+    system: systems[system]!.name,
+    median: stats.median * 1000,
+    p99: stats.p99 * 1000,
+    cpu: (cpu.user + cpu.system) / (turns + warmup),
+    rss: process.resourceUsage().maxRSS / 1024,
+    heap,
+  };
+  console.log(JSON.stringify(row));
+}
+
+/**
+ * Each system runs in a fresh process: one system's heap, JIT feedback and garbage never slow
+ * the next one down (run in one process, whichever ran later paid for the others).
+ */
+function measureApart(system: number, k: number, turns: number, warmup: number, dir: string): Row {
+  const args = ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, 'run.ts'), 'engine', '--child', String(system), '--k', String(k), '--turns', String(turns), '--warmup', String(warmup), '--dir', dir];
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as Row;
 }
 
 const benchmark: Benchmark = {
@@ -243,40 +284,20 @@ const benchmark: Benchmark = {
     const turns = option(args, '--turns', 2000);
     const warmup = option(args, '--warmup', 200);
     const retainedTurns = option(args, '--retained', 10_000);
-    console.log(`engine benchmark · ${machineLine()} · ${warmup} warm-up + ${turns} measured turns per system`);
+    const child = args.indexOf('--child');
+    if (child >= 0) {
+      const dirIndex = args.indexOf('--dir');
+      return measureHere(Number(args[child + 1]), option(args, '--k', 1), turns, warmup, args[dirIndex + 1]!);
+    }
+    console.log(`engine benchmark · ${machineLine()} · ${warmup} warm-up + ${turns} measured turns per system, each system in a process of its own`);
     const dir = mkdtempSync(join(tmpdir(), 'plumb-engine-bench-'));
     try {
       for (const k of [1, 3]) {
-        const results: Row[] = [];
-        const systems: [string, () => { run: (i: number) => Promise<void>; close: () => Promise<void> }][] = [
-          ['ai@6 generateText (MockLanguageModelV3)', () => aiTurn(k)],
-          ['Plumb engine, memory store', () => plumbTurn(createMemoryStore(), k)],
-          ['Plumb engine, SQLite store (WAL, durability normal)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k)],
-          ['Plumb engine, SQLite store (WAL, durability full)', () => plumbTurn(openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k)],
-          ['@langchain/langgraph StateGraph + ToolNode', () => langgraphTurn(k)],
-        ];
-        for (const [system, make] of systems) {
-          const subject = make();
-          const heapBefore = heapMb();
-          const cpuBefore = process.cpuUsage();
-          const samples = await measure(turns, subject.run, warmup);
-          const cpu = process.cpuUsage(cpuBefore);
-          const stats = summarize(samples);
-          const heap = heapMb() - heapBefore;
-          await subject.close();
-          results.push({
-            system,
-            median: stats.median * 1000,
-            p99: stats.p99 * 1000,
-            cpu: (cpu.user + cpu.system) / (turns + warmup),
-            rss: process.resourceUsage().maxRSS / 1024,
-            heap,
-          });
-        }
+        const results = systems.map((_, index) => measureApart(index, k, turns, warmup, dir));
         const ai = results[0]!;
         printTable(
           `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text`,
-          ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (process, so far)', 'heap retained after GC MB', 'median / ai', 'CPU / ai'],
+          ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (its process)', 'heap retained after GC MB', 'median / ai', 'CPU / ai'],
           results.map((row) => [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, row.median / ai.median, row.cpu / ai.cpu]),
         );
       }
