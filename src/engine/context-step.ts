@@ -77,7 +77,8 @@ async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[], curren
   });
   run.addUsage(completion.usage);
   const text = completion.text.trim();
-  await run.append([{ ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds } }]);
   await run.parts.store.updateThread(run.thread.id, { summary: text, summaryThroughItemId: last.id });
+  // The journal's record of it is staged: derived data, made again if lost.
+  await run.stage([{ ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds } }]);
   return text;
 }

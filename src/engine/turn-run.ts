@@ -76,6 +76,8 @@ export class TurnRun {
   #held: ChatEvent[] = [];
   /** A staged step's commit was lost: events are dropped until the turn's failure is recorded. */
   #dropping = false;
+  /** Why a staged step was lost, until the turn's next write is refused with it. */
+  #lost: Error | undefined;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
   #streamController: AbortController | undefined;
 
@@ -159,13 +161,18 @@ export class TurnRun {
 
   /** Appends a step's items (and the pending usage) in one transaction; keeps the local copy in step. */
   async append(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+    this.#refuseAfterLoss();
+    return this.#commit(items, patch);
+  }
+
+  async #commit(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]> {
     const usage = this.pendingUsage;
     const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
     const records = await this.parts.store.appendItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
     for (const record of records) this.items.push(record);
-    // This write is committed, and the store commits in order (a lost staged write would have refused it): so are the staged ones.
-    // After a lost one, this is the write that records the turn's failure, whose event must be seen.
+    // Committed after the staged steps before it (the store commits in order), so they are too;
+    // after a lost one this is the turn's failure record, whose event must be seen.
     this.#dropping = false;
     if (this.#staged !== undefined) this.#release();
     return records;
@@ -175,10 +182,12 @@ export class TurnRun {
    * Appends a step that is safe to run again (read tools and their results) without waiting for
    * its commit (`Store.stageItems`): the turn goes on at once, and its events from here on are
    * held until the step is committed, so that a client never sees what a crash could take back.
-   * A lost commit drops the held events and every event until the turn's failure is recorded: the
-   * store refuses the turn's next write, which fails the turn.
+   * If that commit fails, the held events and every later one are dropped, and the turn's next
+   * write is refused (the turn then fails and records it): nothing is committed after a lost
+   * step as if it had been kept.
    */
   async stage(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+    this.#refuseAfterLoss();
     const usage = this.pendingUsage;
     const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
     const { records, committed } = await this.parts.store.stageItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
@@ -188,14 +197,22 @@ export class TurnRun {
       () => {
         if (this.#staged === gate) this.#release();
       },
-      () => {
+      (error: unknown) => {
         this.#staged = undefined;
         this.#held = [];
         this.#dropping = true;
+        this.#lost = error instanceof Error ? error : new Error(String(error));
       },
     );
     this.#staged = gate;
     return records;
+  }
+
+  #refuseAfterLoss(): void {
+    if (this.#lost === undefined) return;
+    const lost = this.#lost;
+    this.#lost = undefined;
+    throw lost;
   }
 
   /** True once `items` holds the whole thread's journal. */
@@ -256,7 +273,7 @@ export class TurnRun {
 
   /** Ends the turn failed: error item and status in one transaction, then the error event. */
   async fail(code: string, message: string, extra: { retryAfterSeconds?: number; error?: unknown; items?: readonly NewItem[] } = {}): Promise<void> {
-    await this.append([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
+    await this.#commit([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
     this.parts.hooks.emit('error', { error: extra.error ?? new Error(message), code, threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
     const waiting = this.emit(
       extra.retryAfterSeconds === undefined ? { type: 'error', code, message } : { type: 'error', code, message, retry_after_seconds: extra.retryAfterSeconds },
@@ -283,7 +300,7 @@ export class TurnRun {
     // write's outcome is unknown, so that the turn is never retried.
     const code = this.writesCutOff > 0 ? 'effect_outcome_unknown' : 'cancelled';
     const message = code === 'cancelled' ? 'The turn was cancelled.' : 'The turn was cancelled while a change was running; whether it took effect is unknown.';
-    await this.append([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
+    await this.#commit([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
     const waiting = this.emit({ type: 'error', code: 'cancelled', message });
     if (waiting !== undefined) await waiting;
   }

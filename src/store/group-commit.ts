@@ -3,8 +3,7 @@ import type Database from 'better-sqlite3';
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
-  readonly key: string | undefined;
-  /** A staged write (see `stage`): it does not count as company, and its key is marked lost if its COMMIT fails. */
+  /** A staged write (see `stage`): it does not count as company. */
   readonly staged: boolean;
 }
 
@@ -21,8 +20,6 @@ const probeEvery = 16;
 const lonelyBatchesToStop = 4;
 /** Most writes in one transaction: a fuller batch commits at once. */
 const maxBatchWrites = 1000;
-/** Most keys remembered as lost (the oldest is forgotten first); each is a failed COMMIT, so this is never reached in practice. */
-const maxLostKeys = 10_000;
 
 /**
  * Group commit: while several writers are active, a write joins one transaction that commits once
@@ -39,10 +36,8 @@ const maxLostKeys = 10_000;
  *
  * A staged write (`stage`) does not wait at all: it is applied in the open transaction (opening
  * one if needed) and its COMMIT comes with the next awaited write or at the end of the event-loop
- * turn, whichever is first. Its key (the store passes the turn) is then held back: if that COMMIT
- * fails, the next write with the same key is refused with the COMMIT's error (unless an awaited
- * write with that key shared the COMMIT and was rejected with it), so that nothing is ever
- * committed after a lost write as if it had not been lost.
+ * turn, whichever is first; its `committed` promise settles then (rejecting if that COMMIT failed
+ * and the write is lost).
  */
 export class GroupCommit {
   readonly #db: Database.Database;
@@ -50,20 +45,13 @@ export class GroupCommit {
   #grouping = false;
   #sinceProbe = 0;
   #lonelyBatches = 0;
-  /** Keys whose staged write was lost, with the failure their next write is refused with. */
-  readonly #lost = new Map<string, Error>();
 
   constructor(db: Database.Database) {
     this.#db = db;
   }
 
-  /**
-   * Runs `work` (statements or a transaction function) and settles once it is committed. With a
-   * `key` whose staged write was lost, refuses the work (once) with that failure instead.
-   */
-  run<T>(work: () => T, key?: string): Promise<T> {
-    const lost = this.#takeLost(key);
-    if (lost !== undefined) return Promise.reject(lost);
+  /** Runs `work` (statements or a transaction function) and settles once it is committed. */
+  run<T>(work: () => T): Promise<T> {
     let batch = this.#batch;
     let commitNow = false;
     if (batch === undefined) {
@@ -74,36 +62,18 @@ export class GroupCommit {
       commitNow = !this.#grouping && batch.every((waiter) => waiter.staged);
     }
     const result = work();
-    const settled = new Promise<T>((resolve, reject) => batch.push({ resolve: () => resolve(result), reject, key, staged: false }));
+    const settled = new Promise<T>((resolve, reject) => batch.push({ resolve: () => resolve(result), reject, staged: false }));
     if (commitNow || batch.length >= maxBatchWrites) this.flush();
     return settled;
   }
 
-  /**
-   * Applies `work` in the open transaction now and returns without waiting for its COMMIT (see
-   * the class comment). Throws what `work` throws, or the failure of the key's lost staged write.
-   */
-  stage<T>(work: () => T, key: string): StagedWrite<T> {
-    const lost = this.#takeLost(key);
-    if (lost !== undefined) throw lost;
+  /** Applies `work` in the open transaction now and returns without waiting for its COMMIT (see the class comment). */
+  stage<T>(work: () => T): StagedWrite<T> {
     const batch = this.#batch ?? this.#open();
     const result = work();
-    const committed = new Promise<void>((resolve, reject) => batch.push({ resolve, reject, key, staged: true }));
+    const committed = new Promise<void>((resolve, reject) => batch.push({ resolve, reject, staged: true }));
     if (batch.length >= maxBatchWrites) this.flush();
     return { result, committed };
-  }
-
-  /** The failure of the key's lost staged write, forgotten as it is handed out. */
-  #takeLost(key: string | undefined): Error | undefined {
-    if (key === undefined) return undefined;
-    const failure = this.#lost.get(key);
-    this.#lost.delete(key);
-    return failure;
-  }
-
-  #markLost(key: string, failure: Error): void {
-    if (this.#lost.size >= maxLostKeys) this.#lost.delete(this.#lost.keys().next().value as string);
-    this.#lost.set(key, failure);
   }
 
   #open(): Waiter[] {
@@ -138,12 +108,7 @@ export class GroupCommit {
       this.#db.exec('COMMIT');
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-      // A key with an awaited write in the batch learns of the loss from that write's rejection.
-      const told = new Set(batch.filter((waiter) => !waiter.staged).map((waiter) => waiter.key));
-      for (const waiter of batch) {
-        if (waiter.staged && !told.has(waiter.key)) this.#markLost(waiter.key!, error instanceof Error ? error : new Error(String(error)));
-        waiter.reject(error);
-      }
+      for (const waiter of batch) waiter.reject(error);
       return;
     }
     for (const waiter of batch) waiter.resolve();

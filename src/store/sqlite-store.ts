@@ -181,13 +181,10 @@ export class SqliteStore implements Store {
     if (this.#closed) throw closedError();
   }
 
-  /**
-   * Every write goes through here: alone, or in the open group commit, settling once committed.
-   * A write for a turn (`turnId`) is refused once if that turn's staged write was lost.
-   */
-  #write<T>(work: () => T, turnId?: string): Promise<T> {
+  /** Every write goes through here: alone, or in the open group commit, settling once committed. */
+  #write<T>(work: () => T): Promise<T> {
     this.#open();
-    return this.#group === undefined ? Promise.resolve(work()) : this.#group.run(work, turnId);
+    return this.#group === undefined ? Promise.resolve(work()) : this.#group.run(work);
   }
 
   async createThread(input: { readonly owner: string; readonly title?: string | null }): Promise<ThreadRecord> {
@@ -350,7 +347,6 @@ export class SqliteStore implements Store {
           return this.#turnOrThrow(id);
         })
         .immediate(),
-      id,
     );
   }
 
@@ -378,13 +374,13 @@ export class SqliteStore implements Store {
   }
 
   async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
-    return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch), turnId);
+    return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch));
   }
 
   async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems> {
     this.#open();
     if (this.#group === undefined) return { records: await this.appendItems(turnId, items, turnPatch), committed: Promise.resolve() };
-    const staged = this.#group.stage(() => this.#tx.appendItems(turnId, items, turnPatch), turnId);
+    const staged = this.#group.stage(() => this.#tx.appendItems(turnId, items, turnPatch));
     return { records: staged.result, committed: staged.committed };
   }
 

@@ -197,9 +197,9 @@ export interface Store {
    * Like `appendItems`, but may return before the write is durable: the records come back once
    * the write is applied, and `committed` settles when it is committed. A store that groups
    * commits (SQLite) commits a staged write with the next write or at the end of the event-loop
-   * turn, whichever is first; if that commit fails, `committed` rejects and the turn's next write
-   * is refused with the same error (nothing is committed after a lost write). Other stores commit
-   * at once. For steps that are safe to run again (read tools), whose events wait for `committed`.
+   * turn, whichever is first; if that commit fails, `committed` rejects and the items are lost,
+   * and the caller must not go on as if they were kept. Other stores commit at once. For steps
+   * that are safe to run again (read tools), whose events wait for `committed`.
    */
   stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems>;
   listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
