@@ -25,6 +25,7 @@ import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.
 import { LiveSessions } from './live-sessions.js';
 import { TurnRun, tailOrdinals } from './turn-run.js';
 import { TurnSlots } from './turn-slots.js';
+import { ThreadTails } from './thread-tails.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
 
@@ -150,6 +151,7 @@ class PlumbEngine implements Engine {
   readonly #clock: () => number;
   readonly #active = new Map<string, ActiveRun>();
   readonly #slots: TurnSlots;
+  readonly #tails: ThreadTails;
   readonly #bindings = new Map<string, { readonly turnId: string; readonly callId: string }>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #tasks = new Set<Promise<void>>();
@@ -158,6 +160,7 @@ class PlumbEngine implements Engine {
   constructor(options: EngineOptions) {
     this.settings = parseEngineSettings(options.settings);
     this.#slots = new TurnSlots(this.settings.maxConcurrentTurns, this.settings.maxWaitingTurns);
+    this.#tails = new ThreadTails(this.settings.threadTailCacheItems, tailOrdinals(this.settings.maxRecentMessages));
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
     this.#hooks = new HookBus(options.hooks, options.logger);
@@ -213,6 +216,7 @@ class PlumbEngine implements Engine {
           active.run.cancel('immediate');
           await active.settled;
         }
+        this.#tails.forget(thread.id);
         return this.#store.deleteThread(thread.id);
       },
     };
@@ -373,7 +377,8 @@ class PlumbEngine implements Engine {
     const items =
       begun.userItem.ordinal === 1 || this.#parts.routing !== undefined
         ? [begun.userItem]
-        : [...(await this.#store.listItems(thread.id, tailFrom === 0 ? {} : { afterOrdinal: tailFrom }))];
+        : (this.#tails.tail(thread.id, tailFrom, begun.userItem.ordinal - 1)?.concat(begun.userItem) ??
+          [...(await this.#store.listItems(thread.id, tailFrom === 0 ? {} : { afterOrdinal: tailFrom }))]);
     await this.#run(
       new TurnRun({
         parts: this.#parts,
@@ -406,6 +411,7 @@ class PlumbEngine implements Engine {
       run.waitingForSlot = false;
       await before(run);
       await driveTurn(run);
+      if (run.journalIntact) this.#tails.remember(run.thread.id, run.items);
     } finally {
       if (slot) this.#slots.release();
       this.#active.delete(run.thread.id);

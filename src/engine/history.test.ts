@@ -120,10 +120,10 @@ describe('summarization', () => {
       return { store, reads };
     }
 
-    /** A thread of 30 turns (a window of 3, summaries after 2), its thread reads recorded. */
-    async function thirtyTurns() {
+    /** A thread of 30 turns (a window of 3, summaries after 2), its thread reads recorded; `cached`: with the engine's thread tails. */
+    async function thirtyTurns(cached = false) {
       const { store, reads } = recordingStore();
-      const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2 }, { store });
+      const made = makeKit(looking, { maxRecentMessages: 3, summarizeAfter: 2, ...(cached ? {} : { threadTailCacheItems: 0 }) }, { store });
       kits.push(made);
       const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'q1' });
       const threadId = first.events[0]!.thread_id;
@@ -144,6 +144,22 @@ describe('summarization', () => {
       expect(request.messages.slice(1)).toEqual([{ role: 'system', content: 'Summary of the earlier conversation:\nSUMMARY' }, ...toMessages(shown)]);
       const thread = await made.store.getThread(threadId);
       expect(thread?.summaryThroughItemId).toBe(window.prefix.at(-1)!.id);
+    });
+
+    it('gives a thread’s next turn the tail its last turn left, with the same context, and reads the store after a gap', async () => {
+      const cached = await thirtyTurns(true);
+      const uncached = await thirtyTurns();
+      // Only the first turns read the thread back; later ones continue from what the engine kept.
+      expect(cached.reads.length).toBeLessThan(3);
+      const contexts = (made: typeof cached.made) => made.provider!.requests.map((request) => request.messages.slice(1));
+      expect(contexts(cached.made)).toEqual(contexts(uncached.made));
+      // An item appended by someone else (another process, a tool of the host) is a gap: the tail is read again.
+      const last = (await cached.made.store.listTurns(cached.threadId)).at(-1)!;
+      await cached.made.store.appendItems(last.id, [{ kind: 'assistant_text', data: { text: 'added elsewhere' } }]);
+      const before = cached.reads.length;
+      await cached.made.engine.ask({ actor: alice, threadId: cached.threadId, requestKey: key(), text: 'q31' });
+      expect(cached.reads.length).toBe(before + 1);
+      expect(JSON.stringify(cached.made.provider!.requests.at(-1)!.messages)).toContain('added elsewhere');
     });
 
     it('reads the whole thread when the summary marker is not in the tail', async () => {

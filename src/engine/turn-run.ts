@@ -202,6 +202,7 @@ export class TurnRun {
         this.#held = [];
         this.#dropping = true;
         this.#lost = error instanceof Error ? error : new Error(String(error));
+        this.journalIntact = false;
       },
     );
     this.#staged = gate;
@@ -214,6 +215,9 @@ export class TurnRun {
     this.#lost = undefined;
     throw lost;
   }
+
+  /** False once a staged step was lost: `items` then holds records the journal does not. */
+  journalIntact = true;
 
   /** True once `items` holds the whole thread's journal. */
   get wholeThread(): boolean {

@@ -1,0 +1,57 @@
+import type { ItemRecord } from '../store/index.js';
+
+/**
+ * The recent items of the threads this engine ran last, so that a thread's next turn need not
+ * read its tail back from the store. Items never change once written and a thread's ordinals are
+ * consecutive, so a remembered tail is current exactly when its last ordinal is the one just
+ * before the new turn's user item: anything appended in between (another process, a retry, a
+ * resumed confirmation) shows as a gap and the tail is read from the store instead.
+ *
+ * Bounded by `maxItems` items in all; the thread used longest ago is forgotten first.
+ */
+export class ThreadTails {
+  readonly #maxItems: number;
+  readonly #keep: number;
+  readonly #tails = new Map<string, readonly ItemRecord[]>();
+  #held = 0;
+
+  /** `keep`: items remembered per thread (the most a turn's context reads before its user item). */
+  constructor(maxItems: number, keep: number) {
+    this.#maxItems = maxItems;
+    this.#keep = keep;
+  }
+
+  /** The thread's items with ordinals after `afterOrdinal`, when the remembered tail ends at `lastOrdinal` and reaches back that far. */
+  tail(threadId: string, afterOrdinal: number, lastOrdinal: number): ItemRecord[] | undefined {
+    const items = this.#tails.get(threadId);
+    if (items === undefined) return undefined;
+    const first = items[0];
+    const last = items.at(-1);
+    if (first === undefined || last === undefined || last.ordinal !== lastOrdinal || first.ordinal > afterOrdinal + 1) return undefined;
+    // Most recently used last in the map's order.
+    this.#tails.delete(threadId);
+    this.#tails.set(threadId, items);
+    return items.slice(afterOrdinal + 1 - first.ordinal);
+  }
+
+  /** Remembers the thread's items as a run left them (in ordinal order, consecutive). */
+  remember(threadId: string, items: readonly ItemRecord[]): void {
+    this.forget(threadId);
+    if (this.#maxItems === 0 || items.length === 0) return;
+    const kept = items.slice(-Math.min(this.#keep, this.#maxItems));
+    this.#tails.set(threadId, kept);
+    this.#held += kept.length;
+    for (const [oldest, evicted] of this.#tails) {
+      if (this.#held <= this.#maxItems) break;
+      this.#tails.delete(oldest);
+      this.#held -= evicted.length;
+    }
+  }
+
+  forget(threadId: string): void {
+    const items = this.#tails.get(threadId);
+    if (items === undefined) return;
+    this.#tails.delete(threadId);
+    this.#held -= items.length;
+  }
+}
