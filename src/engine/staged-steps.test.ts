@@ -26,9 +26,15 @@ describe('read steps are staged', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('shows a read step’s events only once the step is committed, and completes the turn in order', async () => {
+  it.each([
+    ['an instant model (each step commits with the next write)', twoReadsThenAnswer],
+    [
+      'a model that takes its time (each step commits at the end of its event-loop turn)',
+      { completions: twoReadsThenAnswer.completions.map((completion, index) => (index === 0 ? completion : { ...completion, delayMs: 20 })) },
+    ],
+  ])('shows a read step’s events only once the step is committed, and completes the turn in order: %s', async (_, script) => {
     const path = join(dir, 'chat.db');
-    const { engine } = kit(twoReadsThenAnswer, {}, { store: openSqliteStore({ path }) });
+    const { engine } = kit(script, {}, { store: openSqliteStore({ path }) });
     const observer = new Database(path, { readonly: true });
     const committedKinds = (threadId: string): string[] =>
       (observer.prepare('SELECT kind FROM plumb_items WHERE thread_id = ? ORDER BY ordinal').all(threadId) as { kind: string }[]).map((row) => row.kind);
