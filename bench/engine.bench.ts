@@ -1,15 +1,16 @@
 /**
- * `npm run bench -- engine [--turns N] [--warmup N] [--retained N]`: one chat turn (a zod-validated
- * trivial tool called K = 1 or K = 3 times, one call per model round, then a final text) through
- * the Plumb engine on the memory store and on the SQLite store (WAL; durability `normal`, and
- * `full` with an fsync per commit), through `ai@6` `generateText` with `MockLanguageModelV3` and a
- * step limit, and through a `@langchain/langgraph` StateGraph with a ToolNode and a scripted chat
- * model — side by side in one run, each system in a fresh process of its own. Then what one turn
- * writes to the SQLite journal (commits and WAL frames), one turn on a long thread (200 turns
- * before it: the history read and the summary round), and the heap Plumb retains beyond its
- * journal after 10,000 turns.
+ * `npm run bench -- engine [--turns N] [--warmup N] [--retained N] [--repeat N]`: one chat turn (a
+ * zod-validated trivial tool called K = 1 or K = 3 times, one call per model round, then a final
+ * text) through the Plumb engine on the memory store and on the SQLite store (WAL; durability
+ * `normal`, and `full` with an fsync per commit), through `ai@6` `generateText` with
+ * `MockLanguageModelV3` and a step limit, and through a `@langchain/langgraph` StateGraph with a
+ * ToolNode and a scripted chat model — side by side in one run, each system in a fresh process of
+ * its own, in `--repeat` (3) rounds of every system in turn; the ratio to `ai` is the median of the
+ * rounds' ratios. Then what one turn writes to the SQLite journal (commits and WAL frames), one
+ * turn on a long thread (200 turns before it: the history read and the summary round), and the
+ * heap Plumb retains beyond its journal after 10,000 turns.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -284,6 +285,7 @@ const benchmark: Benchmark = {
     const turns = option(args, '--turns', 2000);
     const warmup = option(args, '--warmup', 200);
     const retainedTurns = option(args, '--retained', 10_000);
+    const repeat = option(args, '--repeat', 3);
     const child = args.indexOf('--child');
     if (child >= 0) {
       const dirIndex = args.indexOf('--dir');
@@ -293,12 +295,23 @@ const benchmark: Benchmark = {
     const dir = mkdtempSync(join(tmpdir(), 'plumb-engine-bench-'));
     try {
       for (const k of [1, 3]) {
-        const results = systems.map((_, index) => measureApart(index, k, turns, warmup, dir));
-        const ai = results[0]!;
+        // Rounds of every system in turn, so that a slow spell of this shared machine falls on all of them.
+        const rounds: Row[][] = [];
+        for (let round = 0; round < repeat; round++) {
+          const roundDir = join(dir, `round-${round}`);
+          mkdirSync(roundDir, { recursive: true });
+          rounds.push(systems.map((_, index) => measureApart(index, k, turns, warmup, roundDir)));
+        }
         printTable(
-          `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text`,
-          ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (its process)', 'heap retained after GC MB', 'median / ai', 'CPU / ai'],
-          results.map((row) => [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, row.median / ai.median, row.cpu / ai.cpu]),
+          `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text (${repeat} round${repeat === 1 ? '' : 's'}; each row the round with the system's middle median)`,
+          ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (its process)', 'heap retained after GC MB', 'median / ai', 'median / ai, every round', 'CPU / ai'],
+          systems.map((_, index) => {
+            // Ratios within a round (same conditions); the row shows the middle round's.
+            const ratios = rounds.map((round) => round[index]!.median / round[0]!.median);
+            const middle = rounds.map((round, at) => ({ at, median: round[index]!.median })).sort((a, b) => a.median - b.median)[Math.floor(repeat / 2)]!.at;
+            const row = rounds[middle]![index]!;
+            return [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, [...ratios].sort((a, b) => a - b)[Math.floor(repeat / 2)]!, ratios.map((ratio) => ratio.toFixed(2)).join(' · '), row.cpu / rounds[middle]![0]!.cpu];
+          }),
         );
       }
       await journalCost(dir, [1, 3]);
