@@ -166,11 +166,7 @@ export class TurnRun {
   }
 
   async #commit(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]> {
-    const usage = this.pendingUsage;
-    const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
-    const records = await this.parts.store.appendItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
-    if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
-    for (const record of records) this.items.push(record);
+    const records = await this.#write(patch, (full) => this.parts.store.appendItems(this.turnId, items, full));
     // Committed after the staged steps before it (the store commits in order), so they are too;
     // after a lost one this is the turn's failure record, whose event must be seen.
     this.#dropping = false;
@@ -188,11 +184,12 @@ export class TurnRun {
    */
   async stage(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
     this.#refuseAfterLoss();
-    const usage = this.pendingUsage;
-    const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
-    const { records, committed } = await this.parts.store.stageItems(this.turnId, items, hasUsage ? { ...patch, addUsage: usage } : patch);
-    if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
-    for (const record of records) this.items.push(record);
+    let committed: Promise<void> = Promise.resolve();
+    const records = await this.#write(patch, async (full) => {
+      const staged = await this.parts.store.stageItems(this.turnId, items, full);
+      committed = staged.committed;
+      return staged.records;
+    });
     const gate: Promise<void> = committed.then(
       () => {
         if (this.#staged === gate) this.#release();
@@ -206,6 +203,16 @@ export class TurnRun {
       },
     );
     this.#staged = gate;
+    return records;
+  }
+
+  /** Writes a step with the usage not yet written; once it is in, that usage is written and the local copy is in step. */
+  async #write(patch: Omit<TurnPatch, 'addUsage'>, write: (patch: TurnPatch) => Promise<readonly ItemRecord[]>): Promise<readonly ItemRecord[]> {
+    const usage = this.pendingUsage;
+    const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
+    const records = await write(hasUsage ? { ...patch, addUsage: usage } : patch);
+    if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
+    for (const record of records) this.items.push(record);
     return records;
   }
 
