@@ -19,6 +19,8 @@ export interface ChatDeps {
   /** Bytes queued for one client (SSE response or WebSocket) before it is cut off. */
   readonly maxBufferedBytes: number;
   readonly pingIntervalMs: number;
+  /** How long an SSE response waits for its first event before sending its headers alone. */
+  readonly sseHeadersWithinMs: number;
   readonly newId: () => string;
   /** Unexpected failures: to the error hook and the log, never to the client. */
   readonly report: (error: unknown, context: { readonly source: string }) => void;

@@ -188,11 +188,20 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
   if (cookies !== undefined) headers['set-cookie'] = Array.isArray(cookies) ? cookies.map(String) : [String(cookies)];
   reply.hijack();
   const cork = corkEachTick(raw);
-  // The headers (with the session cookie) leave with the first events of this tick, or alone at its end.
-  cork.hold();
+  // The headers (with the session cookie) leave in the same write as the first event, not in a
+  // write of their own while the turn waits for its slot or its first commit; a turn with nothing
+  // to say for `sseHeadersWithinMs` sends them alone, so the client knows its stream is open.
   raw.writeHead(200, headers);
-  raw.flushHeaders();
   let open = true;
+  let headersTimer: NodeJS.Timeout | undefined = setTimeout(() => {
+    headersTimer = undefined;
+    if (open) raw.flushHeaders();
+  }, deps.sseHeadersWithinMs);
+  const headersGo = (): void => {
+    if (headersTimer === undefined) return;
+    clearTimeout(headersTimer);
+    headersTimer = undefined;
+  };
   const gone = (): void => {
     open = false;
   };
@@ -202,6 +211,7 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
       ...relayOptions(request, deps, 'sse', () => undefined),
       send: (event) => {
         if (!open) return;
+        headersGo();
         cork.hold();
         raw.write(`data: ${JSON.stringify(event)}\n\n`);
         if (raw.writableLength <= deps.maxBufferedBytes) return;
@@ -213,6 +223,7 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
       },
     }));
   } finally {
+    headersGo();
     raw.off('close', gone);
     if (open) raw.end();
   }

@@ -197,6 +197,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
       allowedOrigins: settings.allowedOrigins,
       maxBufferedBytes: settings.websocketMaxBufferedBytes,
       pingIntervalMs: settings.websocketPingSeconds * 1000,
+      sseHeadersWithinMs: settings.sseHeadersWithinSeconds * 1000,
       newId: () => nanoid(),
       report,
     };

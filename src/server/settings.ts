@@ -106,4 +106,6 @@ export const serverSettingsShape = {
   websocketMaxBufferedBytes: z.int().positive().default(1024 * 1024),
   /** Interval between WebSocket pings; a socket that missed the previous pong is closed. Seconds. */
   websocketPingSeconds: z.number().positive().default(30),
+  /** An SSE response's headers go out with its first event, or alone once it waited this long for one. Seconds. */
+  sseHeadersWithinSeconds: z.number().nonnegative().default(2),
 } as const;

@@ -100,6 +100,22 @@ describe('chat over HTTP and SSE', () => {
     expect(raw.first.startsWith('data: ')).toBe(true);
   });
 
+  it('sends an SSE response’s headers with its first event, or alone once the turn has said nothing for sseHeadersWithinSeconds', async () => {
+    const engine = createFakeEngine();
+    const waiting = await startServer(engine, { sseHeadersWithinSeconds: 0.05 });
+    try {
+      const client = await new Client(waiting.url).withCsrf();
+      // The turn says nothing until released: only the timer can have sent the headers.
+      const response = await client.post('/chat/stream/', { text: 'wait for it' });
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      engine.release();
+      const events = await readSse(response);
+      expect(events.map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'text_chunk', 'text_chunk', 'done']);
+    } finally {
+      await waiting.close();
+    }
+  });
+
   it('keeps the anonymous session across requests and scopes threads to it', async () => {
     const visitor = await new Client(running.url).withCsrf();
     const first = (await (await visitor.post('/chat/', { text: 'hello' })).json()) as Json;

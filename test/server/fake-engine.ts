@@ -4,11 +4,14 @@ import type { ChatEngine, EngineEvent } from '../../src/server/index.js';
 
 /**
  * A small stand-in for the engine, for transport tests only. Text decides the turn:
- * `write …` asks for a confirmation; `slow …` streams 20 chunks 10 ms apart; `boom` throws;
- * `usage N` reports N output tokens; anything else answers `Echo: <text>` in two chunks.
+ * `write …` asks for a confirmation; `slow …` streams 20 chunks 10 ms apart; `wait …` says nothing
+ * until `release()` and then answers; `boom` throws; `usage N` reports N output tokens; anything
+ * else answers `Echo: <text>` in two chunks.
  */
 export interface FakeEngine extends ChatEngine {
   readonly completedTurns: string[];
+  /** Lets the turns that wait (`wait …`) go on. */
+  release(): void;
 }
 
 interface Thread {
@@ -28,9 +31,14 @@ export function createFakeEngine(): FakeEngine {
     return key;
   };
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
 
   return {
     completedTurns,
+    release: () => release(),
     async *send({ actor, threadId, text }) {
       const owner = ownerOf(actor);
       let thread: Thread | undefined;
@@ -61,6 +69,7 @@ export function createFakeEngine(): FakeEngine {
         yield { ...base, type: 'done', usage: { input_tokens: 1, output_tokens: 1 } } as EngineEvent;
         return;
       }
+      if (text.startsWith('wait')) await released;
       if (text.startsWith('big')) {
         const chunk = 'x'.repeat(64 * 1024);
         for (let i = 0; i < 200; i++) yield { ...base, type: 'text_chunk', content: chunk } as EngineEvent;
