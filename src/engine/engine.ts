@@ -195,6 +195,7 @@ class PlumbEngine implements Engine {
       },
       scheduleExpiry: (confirmationId, expiresAt) => this.#scheduleExpiry(confirmationId, expiresAt),
       routing,
+      tails: this.#tails,
     };
     this.threads = {
       list: async (actor, listOptions) => {
@@ -369,16 +370,10 @@ class PlumbEngine implements Engine {
       return;
     }
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });
-    // The turn stays `accepted` until its first step commits as `running` (one transaction fewer);
-    // a new thread's journal is just the user item, so it need not be read back.
-    // A router turn reads only its own items until a model round needs the thread's; a model turn
-    // reads the thread's recent tail (the context window's items), not every item of a long thread.
-    const tailFrom = Math.max(0, begun.userItem.ordinal - 1 - tailOrdinals(this.settings.maxRecentMessages));
-    const items =
-      begun.userItem.ordinal === 1 || this.#parts.routing !== undefined
-        ? [begun.userItem]
-        : (this.#tails.tail(thread.id, tailFrom, begun.userItem.ordinal - 1)?.concat(begun.userItem) ??
-          [...(await this.#store.listItems(thread.id, tailFrom === 0 ? {} : { afterOrdinal: tailFrom }))]);
+    // The turn stays `accepted` until its first step commits as `running` (one transaction fewer).
+    // It holds only its own items until its first model round reads the thread's recent tail
+    // (`TurnRun.loadThread`): a turn waiting for its slot holds as little as it can, and a router
+    // turn that needs no model never reads it. A new thread's journal is just the user item.
     await this.#run(
       new TurnRun({
         parts: this.#parts,
@@ -386,12 +381,11 @@ class PlumbEngine implements Engine {
         thread,
         turn: begun.turn,
         channel,
-        items,
+        items: [begun.userItem],
         counters: emptyCounters,
         canConfirm: request.canConfirm,
         language: request.language,
-        turnItemsOnly: this.#parts.routing !== undefined && begun.userItem.ordinal !== 1,
-        tailOnly: this.#parts.routing === undefined && tailFrom > 0,
+        turnItemsOnly: begun.userItem.ordinal !== 1,
       }),
       () => Promise.resolve(),
     );

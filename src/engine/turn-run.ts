@@ -8,6 +8,7 @@ import type { HookBus } from './hooks.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
 import { newItems } from './journal.js';
 import type { EngineSettings } from './settings.js';
+import type { ThreadTails } from './thread-tails.js';
 import type { TurnCounters } from './turn-state.js';
 
 /** What every run of every turn shares: the engine's parts. */
@@ -27,6 +28,8 @@ export interface EngineParts {
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   /** Router-first turns; undefined when the router is off or the engine has no reader. */
   readonly routing: RoutingParts | undefined;
+  /** The recent items of the threads this engine ran last. */
+  readonly tails: ThreadTails;
 }
 
 /**
@@ -66,9 +69,10 @@ export class TurnRun {
   /** The language a new router session of the thread reads in (the sender's choice). */
   readonly language: string | undefined;
   /**
-   * How much of the thread `items` holds: this turn's items only (a router turn needs no more
-   * until a model round), a recent tail of it (enough for the context window of a long thread,
-   * checked when the window is chosen), or all of it.
+   * How much of the thread `items` holds: this turn's items only (a new turn, until its first
+   * model round: it may wait for a slot, and a router turn may need no model at all), a recent tail
+   * of it (enough for the context window of a long thread, checked when the window is chosen), or
+   * all of it.
    */
   #loaded: 'turn' | 'tail' | 'whole';
   /** The commit of the latest staged step, while one is on its way; events wait behind it. */
@@ -93,8 +97,6 @@ export class TurnRun {
     language?: string | undefined;
     /** `items` holds only this turn's items; the thread's are read on the first model round. */
     turnItemsOnly?: boolean | undefined;
-    /** `items` holds the thread's items from some ordinal on (with this turn's), not the whole thread. */
-    tailOnly?: boolean | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -106,7 +108,7 @@ export class TurnRun {
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
     this.language = init.language;
-    this.#loaded = init.turnItemsOnly === true ? 'turn' : init.tailOnly === true ? 'tail' : 'whole';
+    this.#loaded = init.turnItemsOnly === true ? 'turn' : 'whole';
   }
 
   get signal(): AbortSignal {
@@ -238,8 +240,11 @@ export class TurnRun {
    */
   async loadThread(): Promise<void> {
     if (this.#loaded !== 'turn') return;
-    const after = this.items.length === 0 ? 0 : Math.max(0, this.items[0]!.ordinal - 1 - tailOrdinals(this.parts.settings.maxRecentMessages));
-    const read = await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after });
+    const first = this.items[0]?.ordinal ?? 1;
+    const after = Math.max(0, first - 1 - tailOrdinals(this.parts.settings.maxRecentMessages));
+    // The tail the thread's last run left, when nothing was appended since (else the store's).
+    const kept = this.parts.tails.tail(this.thread.id, after, first - 1);
+    const read = kept !== undefined ? [...kept, ...this.items] : await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after });
     this.items.splice(0, this.items.length, ...read);
     this.#loaded = after === 0 ? 'whole' : 'tail';
   }
