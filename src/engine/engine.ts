@@ -405,7 +405,9 @@ class PlumbEngine implements Engine {
       run.waitingForSlot = false;
       await before(run);
       await driveTurn(run);
-      if (run.journalIntact) this.#tails.remember(run.thread.id, run.items);
+      // A run that did not hold the thread's tail leaves the kept one stale: forgotten rather than kept until evicted.
+      if (run.journalIntact && run.holdsThreadTail) this.#tails.remember(run.thread.id, run.items);
+      else this.#tails.forget(run.thread.id);
     } finally {
       if (slot) this.#slots.release();
       this.#active.delete(run.thread.id);

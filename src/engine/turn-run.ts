@@ -233,6 +233,11 @@ export class TurnRun {
     return this.#loaded === 'whole';
   }
 
+  /** True when `items` holds the thread's recent items, not only this turn's (worth keeping for its next turn). */
+  get holdsThreadTail(): boolean {
+    return this.#loaded !== 'turn' || this.items[0]?.ordinal === 1;
+  }
+
   /**
    * Makes `items` hold at least the recent part of the thread that the model's context needs: the
    * thread's last items before this turn (`tailOrdinals` of them), or all of them when the thread
