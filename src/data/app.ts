@@ -1,7 +1,7 @@
 import { execute, GraphQLError, parse, validate } from 'graphql';
 import { sql } from 'kysely';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
-import { isPlumbError, PlumbError } from '../core/index.js';
+import { isPlumbError, PlumbError, setBounded } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { loadRows } from './bulk-load.js';
 import type { Database } from './database.js';
@@ -179,11 +179,7 @@ class DataApp implements App {
     }
     const errors = validate(this.schema, document);
     if (errors.length > 0) return { errors: errors.map((error) => toWireError(error, 'validate', this.#byName)) };
-    if (this.#documents.size >= documentCacheSize) {
-      const oldest = this.#documents.keys().next();
-      if (oldest.done !== true) this.#documents.delete(oldest.value);
-    }
-    this.#documents.set(source, document);
+    setBounded(this.#documents, source, document, documentCacheSize);
     return { document };
   }
 

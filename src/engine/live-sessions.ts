@@ -1,3 +1,4 @@
+import { setBounded } from '../core/index.js';
 import type { Router, Session } from '../router/index.js';
 
 /** Threads whose live session is kept between turns. Beyond it, the least recently used is dropped. */
@@ -27,8 +28,6 @@ export class LiveSessions {
   }
 
   put(threadId: string, json: string, router: Router, session: Session): void {
-    this.#entries.delete(threadId);
-    this.#entries.set(threadId, { json, router, session });
-    if (this.#entries.size > LIVE_SESSIONS) this.#entries.delete(this.#entries.keys().next().value as string);
+    setBounded(this.#entries, threadId, { json, router, session }, LIVE_SESSIONS);
   }
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { setBounded } from '../core/index.js';
 
 /**
  * Values signed with the server's secret (`value.signature`, HMAC-SHA-256, base64url), for session,
@@ -30,8 +31,7 @@ export function createSigner(secret: string | Buffer, random: (bytes: number) =>
       const given = Buffer.from(signed.slice(dot + 1), 'base64url');
       const expected = mac(value);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
-      verified.set(signed, value);
+      setBounded(verified, signed, value, verifiedCacheSize);
       return value;
     },
     randomId: () => random(24).toString('base64url'),

@@ -1,5 +1,6 @@
 import { Kind, OperationTypeNode, parseType } from 'graphql';
 import type { ArgumentNode, DocumentNode, FieldNode, SelectionSetNode, VariableDefinitionNode } from 'graphql';
+import { setBounded } from '../core/index.js';
 import type { SelectionPlan } from './query-plan.js';
 
 /** Small builders for GraphQL documents as ASTs: names come from the index, values go in variables. */
@@ -56,8 +57,7 @@ export function documentOfShape(shape: string, build: () => DocumentNode): Docum
   const known = documentsByShape.get(shape);
   if (known !== undefined) return known;
   const document = build();
-  if (documentsByShape.size >= shapeCacheSize) documentsByShape.delete(documentsByShape.keys().next().value as string);
-  documentsByShape.set(shape, document);
+  setBounded(documentsByShape, shape, document, shapeCacheSize);
   return document;
 }
 
