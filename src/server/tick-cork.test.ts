@@ -17,6 +17,9 @@ function countingStream(): { stream: Writable; batches: string[][] } {
   return { stream, batches };
 }
 
+/** Resolves once the event loop has turned (past the tick's end, where the cork is released). */
+const loopTurned = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 describe('corkEachTick', () => {
   it('sends the writes of one tick, across awaited promises, as one batch', async () => {
     const { stream, batches } = countingStream();
@@ -26,7 +29,7 @@ describe('corkEachTick', () => {
       stream.write(word);
       await Promise.resolve();
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await loopTurned();
     expect(batches).toEqual([['a', 'b', 'c']]);
     expect(stream.writableCorked).toBe(0);
   });
@@ -36,11 +39,11 @@ describe('corkEachTick', () => {
     const cork = corkEachTick(stream);
     cork.hold();
     stream.write('first');
-    await new Promise((resolve) => setImmediate(resolve));
+    await loopTurned();
     expect(batches).toEqual([['first']]);
     cork.hold();
     stream.write('second');
-    await new Promise((resolve) => setImmediate(resolve));
+    await loopTurned();
     expect(batches).toEqual([['first'], ['second']]);
     expect(stream.writableCorked).toBe(0);
   });
@@ -57,7 +60,7 @@ describe('corkEachTick', () => {
     cork.hold();
     stream.write('c');
     expect(batches).toEqual([['a', 'b']]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await loopTurned();
     expect(batches).toEqual([['a', 'b'], ['c']]);
     expect(stream.writableCorked).toBe(0);
   });
