@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { PlumbError } from '../core/index.js';
 import { engineSettingsSchema } from '../engine/index.js';
 import type { EngineSettingsInput } from '../engine/index.js';
@@ -42,7 +43,10 @@ export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const full = base === '' ? key : `${base}.${key}`;
-        problems.push({ key: full, message: `Unknown setting '${full}'.${base === '' ? ` Settings: ${known.join(', ')}.` : ''}` });
+        // The closest known names (graphql-js's own "did you mean" ranking), else the whole list at the top level.
+        const close = base === '' ? suggestionList(key, known).slice(0, 3) : [];
+        const hint = close.length > 0 ? ` Did you mean ${close.map((name) => `'${name}'`).join(' or ')}?` : base === '' ? ` Settings: ${known.join(', ')}.` : '';
+        problems.push({ key: full, message: `Unknown setting '${full}'.${hint}` });
       }
       continue;
     }

@@ -27,7 +27,8 @@ describe('configuration', () => {
   });
 
   it.each([
-    [{ colour: 'red' }, /Unknown setting 'colour'/],
+    [{ colour: 'red' }, /Unknown setting 'colour'\. Settings: allowedMutations, /],
+    [{ threadTailCacheItem: 5 }, /Unknown setting 'threadTailCacheItem'\. Did you mean 'threadTailCacheItems'\?/],
     [{ rateLimit: { request: 5 } }, /Unknown setting 'rateLimit.request'/],
     [{ rateLimit: { windowSeconds: 0 } }, /'rateLimit.windowSeconds'/],
     [{ audit: { level: 'verbose' } }, /'audit.level'/],
