@@ -52,7 +52,7 @@ export const engineSettingsSchema = z.strictObject({
   /** Accepted turns waiting for a slot; past it a new message gets server_busy and nothing is written. */
   maxWaitingTurns: z.int().nonnegative().default(10_000),
   /** Recent items of the threads run last kept in memory, so a thread's next turn need not read them back; 0: none. */
-  threadTailCacheItems: z.int().nonnegative().default(10_000),
+  threadTailCacheItems: z.int().nonnegative().default(25_000),
   /** Events buffered for a slow reader before the turn waits. */
   eventBufferSize: z.int().positive().default(256),
   /** On start, fail turns left `running` by a previous process (interrupted / effect_outcome_unknown). */

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { ItemRecord } from '../store/index.js';
 import { ThreadTails } from './thread-tails.js';
 
+/** Items `from`..`to` of a thread whose turns are two items each (turn 1: ordinals 1 and 2). */
 const items = (threadId: string, from: number, to: number): ItemRecord[] =>
   Array.from({ length: to - from + 1 }, (_, index) => ({
     id: `${threadId}-${from + index}`,
     threadId,
-    turnId: 't',
+    turnId: `t${Math.ceil((from + index) / 2)}`,
     ordinal: from + index,
     kind: 'assistant_text' as const,
     data: { text: String(from + index) },
@@ -34,6 +35,17 @@ describe('ThreadTails', () => {
     expect(tails.tail('a', 0, 5)).toHaveLength(5);
     expect(tails.tail('c', 0, 5)).toHaveLength(5);
     tails.forget('a');
+    expect(tails.tail('a', 0, 5)).toBeUndefined();
+  });
+
+  it("does not keep a thread's first turn, nor let it push out another thread's tail; keeps the thread from its second turn", () => {
+    const tails = new ThreadTails(6, 10);
+    tails.remember('a', items('a', 1, 5));
+    tails.remember('b', items('b', 1, 2));
+    expect(tails.tail('b', 0, 2)).toBeUndefined();
+    expect(tails.tail('a', 0, 5)).toHaveLength(5);
+    tails.remember('b', items('b', 1, 4));
+    expect(tails.tail('b', 0, 4)).toHaveLength(4);
     expect(tails.tail('a', 0, 5)).toBeUndefined();
   });
 

@@ -7,7 +7,10 @@ import type { ItemRecord } from '../store/index.js';
  * before the new turn's user item: anything appended in between (another process, a retry, a
  * resumed confirmation) shows as a gap and the tail is read from the store instead.
  *
- * Bounded by `maxItems` items in all; the thread used longest ago is forgotten first.
+ * Bounded by `maxItems` items in all; the thread used longest ago is forgotten first. A thread's
+ * first turn is not remembered: many threads never get a second (a question asked once), and
+ * their tails would push out those of the conversations that go on; a thread's second turn reads
+ * its short tail from the store once, and its tail is kept from then on.
  */
 export class ThreadTails {
   readonly #maxItems: number;
@@ -34,10 +37,12 @@ export class ThreadTails {
     return items.slice(afterOrdinal + 1 - first.ordinal);
   }
 
-  /** Remembers the thread's items as a run left them (in ordinal order, consecutive). */
+  /** Remembers the thread's items as a run left them (in ordinal order, consecutive), unless they are its first turn's only. */
   remember(threadId: string, items: readonly ItemRecord[]): void {
     this.forget(threadId);
-    if (this.#maxItems === 0 || items.length === 0) return;
+    const first = items[0];
+    // A turn's items are consecutive (one active turn per thread): first and last of one turn from ordinal 1 is the thread's first turn.
+    if (this.#maxItems === 0 || first === undefined || (first.ordinal === 1 && items.at(-1)?.turnId === first.turnId)) return;
     const kept = items.slice(-Math.min(this.#keep, this.#maxItems));
     this.#tails.set(threadId, kept);
     this.#held += kept.length;

@@ -235,7 +235,7 @@ export class TurnRun {
 
   /** True when `items` holds the thread's recent items, not only this turn's (worth keeping for its next turn). */
   get holdsThreadTail(): boolean {
-    return this.#loaded !== 'turn' || this.items[0]?.ordinal === 1;
+    return this.#loaded !== 'turn';
   }
 
   /**
