@@ -5,13 +5,17 @@
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
  * over SSE and over WebSocket. Reports turns/s, p50/p99 turn latency, errors, the server's peak
  * RSS and RSS per connection, and the CPU each process used over the measured turns (in shares of
- * one core: the server's includes V8's helper threads); then `plumb serve --demo` time to ready.
+ * one core: the server's includes V8's helper threads) with the share of that time its event loop
+ * was busy (100: the main thread never waited for I/O); then `plumb serve --demo` time to ready.
+ * `PLUMB_BENCH_PROFILE=DIR` writes the server's CPU profile there; `PLUMB_BENCH_SERVER_FLAGS`
+ * passes Node flags to the server process (`--trace-gc`, `--max-semi-space-size=…`).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { machineLine, printTable, summarize } from './harness.js';
@@ -37,19 +41,19 @@ async function serverMain(dir: string): Promise<void> {
   const stack = await createChatStack({ app, config });
   const server = await createServer({ app, engine: stack.engine, settings: config, console: false });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const send = (message: unknown): void => void process.send?.(message);
   send({ type: 'ready', url });
   await new Promise<void>((resolve) => {
     process.on('message', (command: string) => {
-      const rss = process.memoryUsage().rss;
+      const rss = process.memoryUsage.rss();
       peak = Math.max(peak, rss);
       if (command === 'rss') send({ type: 'rss', rss, peak });
-      else if (command === 'cpu') send({ type: 'cpu', cpu: process.cpuUsage() });
+      else if (command === 'cpu') send({ type: 'cpu', cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() });
       else if (command === 'reset') {
         globalThis.gc?.();
-        peak = process.memoryUsage().rss;
+        peak = process.memoryUsage.rss();
         send({ type: 'rss', rss: peak, peak });
       } else if (command === 'stop') resolve();
     });
@@ -69,6 +73,7 @@ interface ServerMessage {
   readonly rss?: number;
   readonly peak?: number;
   readonly cpu?: NodeJS.CpuUsage;
+  readonly loop?: EventLoopUtilization;
 }
 
 class ServerProcess {
@@ -76,7 +81,9 @@ class ServerProcess {
   readonly #waiting: ((message: ServerMessage) => void)[] = [];
   url = '';
   constructor(dir: string) {
-    this.#child = spawn(process.execPath, ['--expose-gc', ...(process.env.PLUMB_BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PLUMB_BENCH_PROFILE}`]), '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const profile = process.env.PLUMB_BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PLUMB_BENCH_PROFILE}`];
+    const flags = process.env.PLUMB_BENCH_SERVER_FLAGS?.split(' ').filter((flag) => flag !== '') ?? [];
+    this.#child = spawn(process.execPath, ['--expose-gc', ...profile, ...flags, '--import', 'tsx', join(root, 'bench/run.ts'), 'serve', '--server', dir], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message: { type: string }) => this.#waiting.shift()?.(message));
   }
   next(): Promise<ServerMessage> {
@@ -86,12 +93,12 @@ class ServerProcess {
     const message = await this.next();
     this.url = message.url ?? '';
   }
-  /** The server's CPU time so far, in µs (user + system). */
-  async cpu(): Promise<number> {
+  /** The server's CPU time so far, in µs (user + system), and its event loop's busy and idle time so far. */
+  async cpu(): Promise<{ cpu: number; loop: EventLoopUtilization | undefined }> {
     const reply = this.next();
     this.#child.send('cpu');
-    const usage = (await reply).cpu;
-    return usage === undefined ? 0 : usage.user + usage.system;
+    const message = await reply;
+    return { cpu: message.cpu === undefined ? 0 : message.cpu.user + message.cpu.system, loop: message.loop };
   }
   async rss(command: 'rss' | 'reset'): Promise<{ rss: number; peak: number }> {
     const reply = this.next();
@@ -194,7 +201,7 @@ async function wsClient(base: string, turns: number, result: { latencies: number
   socket.close();
 }
 
-async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; loadCpu: number }> {
+async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; serverLoopBusy: number; loadCpu: number }> {
   const before = await server.rss('reset');
   const result = { latencies: [] as number[], errors: 0 };
   // Every client connects first; the turns start together once all are connected, so that the
@@ -210,22 +217,26 @@ async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', cl
   };
   const running = Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result, arrive) : wsClient(server.url, turns, result, arrive))));
   await everyone;
-  const serverCpuBefore = await server.cpu();
+  const serverBefore = await server.cpu();
   const loadCpuBefore = process.cpuUsage();
   const start = performance.now();
   release();
   await running;
   const wallMs = performance.now() - start;
   const loadCpu = process.cpuUsage(loadCpuBefore);
-  const serverCpu = (await server.cpu()) - serverCpuBefore;
+  const serverAfter = await server.cpu();
   const after = await server.rss('rss');
+  const busy = (serverAfter.loop?.active ?? 0) - (serverBefore.loop?.active ?? 0);
+  const idle = (serverAfter.loop?.idle ?? 0) - (serverBefore.loop?.idle ?? 0);
   return {
     ...result,
     wallMs,
     peakMb: after.peak / 2 ** 20,
     perConnectionKb: Math.max(0, after.peak - before.rss) / clients / 1024,
     // Shares of one core over the measured turns: 100 is one core busy all the time.
-    serverCpu: serverCpu / 10 / wallMs,
+    serverCpu: (serverAfter.cpu - serverBefore.cpu) / 10 / wallMs,
+    // The share of the time the server's main thread was running code rather than waiting for I/O.
+    serverLoopBusy: busy + idle === 0 ? 0 : (100 * busy) / (busy + idle),
     loadCpu: (loadCpu.user + loadCpu.system) / 10 / wallMs,
   };
 }
@@ -275,11 +286,11 @@ const benchmark: Benchmark = {
           await server.stop();
           rmSync(join(dir, 'chat.sqlite'), { force: true });
           const latency = summarize(result.latencies);
-          rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb, result.serverCpu, result.loadCpu]);
+          rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb, result.serverCpu, result.serverLoopBusy, result.loadCpu]);
         }
       }
       console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn`);
-      printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB', 'server CPU %', 'load CPU %'], rows);
+      printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB', 'server CPU %', 'server loop busy %', 'load CPU %'], rows);
       const ready = await timeToReady(dir);
       printTable('plumb serve --demo time to ready', ['measure', 'ms'], [
         ['reported by serve (config, app, engine, listen)', ready.reported],
