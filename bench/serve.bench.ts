@@ -134,27 +134,43 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body?: st
   });
 }
 
+/** A browser's cookie jar for one site: keeps what each response sets and sends it all back. */
+class CookieJar {
+  readonly #cookies = new Map<string, string>();
+  take(setCookies: readonly string[]): void {
+    for (const line of setCookies) {
+      const pair = line.split(';', 1)[0] ?? '';
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.#cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+  header(): string {
+    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
 /**
  * A browser-like SSE client: it opens its connection and takes its CSRF token first (as the
  * console does on load; the WebSocket client likewise connects first), waits for every client to
- * be connected, then posts its turns one after another over that connection.
+ * be connected, then posts its turns one after another over that connection, keeping the cookies
+ * each response sets.
  */
 async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let arrived = false;
   try {
+    const jar = new CookieJar();
     const issued = await post(agent, new URL('/chat/csrf/', base), {});
+    jar.take(issued.cookies);
     const token = (JSON.parse(issued.body) as { token: string }).token;
     arrived = true;
     await arrive();
-    let cookie = `plumb_csrf=${encodeURIComponent(token)}`;
     const stream = new URL('/chat/stream/', base);
     for (let i = 0; i < turns; i++) {
       const start = performance.now();
       try {
-        const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, JSON.stringify({ text: `which materials? ${i}` }));
-        const session = /plumb_session=[^;]+/.exec(response.cookies.join('\n'));
-        if (session !== null) cookie = `${cookie}; ${session[0]}`;
+        const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie: jar.header() }, JSON.stringify({ text: `which materials? ${i}` }));
+        jar.take(response.cookies);
         if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) result.errors++;
         else result.latencies.push(performance.now() - start);
       } catch {
