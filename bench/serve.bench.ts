@@ -153,7 +153,8 @@ class CookieJar {
  * A browser-like SSE client: it opens its connection and takes its CSRF token first (as the
  * console does on load; the WebSocket client likewise connects first), waits for every client to
  * be connected, then posts its turns one after another over that connection, keeping the cookies
- * each response sets.
+ * each response sets and, as the console does, naming the thread its first turn opened (the
+ * WebSocket server remembers a socket's thread itself).
  */
 async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -166,11 +167,13 @@ async function sseClient(base: string, turns: number, result: { latencies: numbe
     arrived = true;
     await arrive();
     const stream = new URL('/chat/stream/', base);
+    let thread: string | undefined;
     for (let i = 0; i < turns; i++) {
       const start = performance.now();
       try {
-        const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie: jar.header() }, JSON.stringify({ text: `which materials? ${i}` }));
+        const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie: jar.header() }, JSON.stringify({ text: `which materials? ${i}`, ...(thread === undefined ? {} : { thread }) }));
         jar.take(response.cookies);
+        thread ??= /"thread_id":"([^"]+)"/.exec(response.body)?.[1];
         if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) result.errors++;
         else result.latencies.push(performance.now() - start);
       } catch {
