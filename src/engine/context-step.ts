@@ -21,15 +21,14 @@ export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
     const { settings } = run.parts;
     let selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
     let summarize = selection.prefix.length > 0 && selection.prefix.length + selection.recent.length > settings.summarizeAfter;
-    let current = summarize ? await run.parts.store.getThread(run.thread.id) : undefined;
-    if (!run.wholeThread && !tailSuffices(selection, summarize, current)) {
+    // The thread as the turn began (read in its first transaction): while the turn holds the
+    // thread nobody else changes its summary, so it need not be read again.
+    if (!run.wholeThread && !tailSuffices(selection, summarize, run.thread)) {
       await run.loadWholeThread();
       selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
-      const wasSummarizing = summarize;
       summarize = selection.prefix.length > 0 && selection.prefix.length + selection.recent.length > settings.summarizeAfter;
-      if (summarize && !wasSummarizing) current = await run.parts.store.getThread(run.thread.id);
     }
-    const summary = summarize ? await ensureSummary(run, selection.prefix, current) : null;
+    const summary = summarize ? await ensureSummary(run, selection.prefix, run.thread) : null;
     run.window = { startOrdinal: selection.recent[0]?.ordinal ?? Number.MAX_SAFE_INTEGER, summary };
   }
   const { startOrdinal, summary } = run.window;
@@ -46,20 +45,20 @@ export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
  * has enough messages that summarizing is decided alike, and the summary either covers the tail's
  * older part exactly or starts inside it (so that only the tail's items are summarized anew).
  */
-function tailSuffices(selection: ContextSelection, summarize: boolean, current: ThreadRecord | undefined): boolean {
+function tailSuffices(selection: ContextSelection, summarize: boolean, current: ThreadRecord): boolean {
   const { prefix } = selection;
   if (!summarize || !prefix.some((item) => item.kind === 'user_text')) return false;
-  const marker = current?.summaryThroughItemId;
-  return current?.summary != null && marker != null && prefix.some((item) => item.id === marker);
+  const marker = current.summaryThroughItemId;
+  return current.summary != null && marker != null && prefix.some((item) => item.id === marker);
 }
 
 /** The summary covering exactly `prefix`: reused when its marker is the prefix's last item, else regenerated. */
-async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[], current: ThreadRecord | undefined): Promise<string> {
+async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[], current: ThreadRecord): Promise<string> {
   const last = prefix[prefix.length - 1]!;
-  if (current?.summary != null && current.summaryThroughItemId === last.id) return current.summary;
+  if (current.summary != null && current.summaryThroughItemId === last.id) return current.summary;
   // Incremental when the old marker lies inside the prefix: the old summary plus what follows it.
-  const markerIndex = current?.summaryThroughItemId == null ? -1 : prefix.findIndex((item) => item.id === current.summaryThroughItemId);
-  const base = markerIndex >= 0 && current?.summary != null ? `Earlier summary:\n${current.summary}\n\nThen:\n` : '';
+  const markerIndex = current.summaryThroughItemId == null ? -1 : prefix.findIndex((item) => item.id === current.summaryThroughItemId);
+  const base = markerIndex >= 0 && current.summary != null ? `Earlier summary:\n${current.summary}\n\nThen:\n` : '';
   const covered = markerIndex >= 0 ? prefix.slice(markerIndex + 1) : prefix;
   const provider = run.parts.provider!;
   run.counters = { ...run.counters, rounds: run.counters.rounds + 1 };
