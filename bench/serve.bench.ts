@@ -1,12 +1,14 @@
 /**
- * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket]`
+ * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket] [--by-turn]`
  *
  * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
  * over SSE and over WebSocket. Reports turns/s, p50/p99 turn latency, errors, the server's peak
  * RSS and RSS per connection, and the CPU each process used over the measured turns (in shares of
  * one core: the server's includes V8's helper threads) with the share of that time its event loop
- * was busy (100: the main thread never waited for I/O); then `plumb serve --demo` time to ready.
+ * was busy (100: the main thread never waited for I/O); with `--by-turn`, the latency of each
+ * client's first, second, … turn apart (the first wave, all clients sending at once, is the
+ * slowest); then `plumb serve --demo` time to ready.
  * `PLUMB_BENCH_PROFILE=DIR` writes the server's CPU profile there; `PLUMB_BENCH_SERVER_FLAGS`
  * passes Node flags to the server process (`--trace-gc`, `--max-semi-space-size=…`).
  */
@@ -113,9 +115,14 @@ class ServerProcess {
   }
 }
 
-interface RunResult {
+/** What the clients of one run measured: each turn's latency with the client's turn number (0-based). */
+interface Measured {
   readonly latencies: number[];
+  readonly turnNumbers: number[];
   errors: number;
+}
+
+interface RunResult extends Measured {
   readonly wallMs: number;
 }
 
@@ -156,7 +163,7 @@ class CookieJar {
  * each response sets and, as the console does, naming the thread its first turn opened (the
  * WebSocket server remembers a socket's thread itself).
  */
-async function sseClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
+async function sseClient(base: string, turns: number, result: Measured, arrive: () => Promise<void>): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let arrived = false;
   try {
@@ -175,7 +182,10 @@ async function sseClient(base: string, turns: number, result: { latencies: numbe
         jar.take(response.cookies);
         thread ??= /"thread_id":"([^"]+)"/.exec(response.body)?.[1];
         if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) result.errors++;
-        else result.latencies.push(performance.now() - start);
+        else {
+          result.latencies.push(performance.now() - start);
+          result.turnNumbers.push(i);
+        }
       } catch {
         result.errors++;
       }
@@ -188,7 +198,7 @@ async function sseClient(base: string, turns: number, result: { latencies: numbe
   }
 }
 
-async function wsClient(base: string, turns: number, result: { latencies: number[]; errors: number }, arrive: () => Promise<void>): Promise<void> {
+async function wsClient(base: string, turns: number, result: Measured, arrive: () => Promise<void>): Promise<void> {
   const socket = new WebSocket(`${base.replace('http', 'ws')}/chat/`, { origin: base });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -214,15 +224,17 @@ async function wsClient(base: string, turns: number, result: { latencies: number
       settle = resolve;
       socket.send(JSON.stringify({ type: 'message', text: `which materials? ${i}` }));
     });
-    if (ok) result.latencies.push(performance.now() - start);
-    else result.errors++;
+    if (ok) {
+      result.latencies.push(performance.now() - start);
+      result.turnNumbers.push(i);
+    } else result.errors++;
   }
   socket.close();
 }
 
 async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; serverLoopBusy: number; loadCpu: number }> {
   const before = await server.rss('reset');
-  const result = { latencies: [] as number[], errors: 0 };
+  const result: Measured = { latencies: [], turnNumbers: [], errors: 0 };
   // Every client connects first; the turns start together once all are connected, so that the
   // measured run has all N clients at once (and connecting is not counted as turn time).
   let arrived = 0;
@@ -296,6 +308,7 @@ const benchmark: Benchmark = {
     try {
       writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
       const rows: (string | number)[][] = [];
+      const turnRows: (string | number)[][] = [];
       for (const transport of transports) {
         for (const clients of clientCounts) {
           const server = new ServerProcess(dir);
@@ -306,10 +319,15 @@ const benchmark: Benchmark = {
           rmSync(join(dir, 'chat.sqlite'), { force: true });
           const latency = summarize(result.latencies);
           rows.push([transport, String(clients), String(clients * turns), (result.latencies.length / result.wallMs) * 1000, latency.median, latency.p99, String(result.errors), result.peakMb, result.perConnectionKb, result.serverCpu, result.serverLoopBusy, result.loadCpu]);
+          for (let turn = 0; turn < turns; turn++) {
+            const own = summarize(result.latencies.filter((_, index) => result.turnNumbers[index] === turn));
+            turnRows.push([transport, String(clients), String(turn + 1), own.min, own.median, own.p99]);
+          }
         }
       }
       console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn`);
       printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB', 'server CPU %', 'server loop busy %', 'load CPU %'], rows);
+      if (args.includes('--by-turn')) printTable("Latency by each client's turn number (all clients start together)", ['transport', 'clients', 'turn', 'fastest ms', 'p50 ms', 'p99 ms'], turnRows);
       const ready = await timeToReady(dir);
       printTable('plumb serve --demo time to ready', ['measure', 'ms'], [
         ['reported by serve (config, app, engine, listen)', ready.reported],
