@@ -28,7 +28,7 @@ export async function buildRoundMessages(run: TurnRun): Promise<ChatMessage[]> {
       selection = selectContext(run.items, run.turnId, settings.maxRecentMessages);
       summarize = selection.prefix.length > 0 && selection.prefix.length + selection.recent.length > settings.summarizeAfter;
     }
-    const summary = summarize ? await ensureSummary(run, selection.prefix, run.thread) : null;
+    const summary = summarize ? await ensureSummary(run, selection.prefix) : null;
     run.window = { startOrdinal: selection.recent[0]?.ordinal ?? Number.MAX_SAFE_INTEGER, summary };
   }
   const { startOrdinal, summary } = run.window;
@@ -53,7 +53,8 @@ function tailSuffices(selection: ContextSelection, summarize: boolean, current: 
 }
 
 /** The summary covering exactly `prefix`: reused when its marker is the prefix's last item, else regenerated. */
-async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[], current: ThreadRecord): Promise<string> {
+async function ensureSummary(run: TurnRun, prefix: readonly ItemRecord[]): Promise<string> {
+  const current = run.thread;
   const last = prefix[prefix.length - 1]!;
   if (current.summary != null && current.summaryThroughItemId === last.id) return current.summary;
   // Incremental when the old marker lies inside the prefix: the old summary plus what follows it.
