@@ -1,8 +1,8 @@
 import { nanoid } from 'nanoid';
-import { PlumbError, actorKey } from '../core/index.js';
+import { PlumbError, actorKey, isPlumbError } from '../core/index.js';
 import type { Actor, JsonValue } from '../core/index.js';
 import type { Provider } from '../providers/index.js';
-import type { ItemRecord, Store, ThreadRecord, TurnRecord } from '../store/index.js';
+import type { BeginTurnResult, ItemRecord, Store, ThreadRecord, TurnRecord } from '../store/index.js';
 import { LANGUAGES } from '../router/index.js';
 import { createDispatcher } from '../tools/index.js';
 import type { ChatApp, Tool, ToolSettings, ToolSettingsInput } from '../tools/index.js';
@@ -279,7 +279,7 @@ class PlumbEngine implements Engine {
   }
 
   /** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
-  async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<Awaited<ReturnType<Store['beginTurn']>>> {
+  async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<BeginTurnResult> {
     const created = await this.#store.createThread({ owner, title });
     const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text });
     if (begun.turn.threadId !== created.id) await this.#store.deleteThread(created.id);
@@ -290,8 +290,17 @@ class PlumbEngine implements Engine {
     await this.#usable();
     const owner = this.#owner(actor);
     const thread = await this.#store.getThread(threadId);
-    if (thread === undefined || thread.owner !== owner) throw new PlumbError('thread_not_found', `No thread '${threadId}' of yours exists.`);
+    if (thread === undefined || thread.owner !== owner) throw threadNotFound(threadId);
     return thread;
+  }
+
+  /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
+  async #beginInOwnedThread(owner: string, threadId: string, request: SendRequest): Promise<BeginTurnResult> {
+    try {
+      return await this.#store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text });
+    } catch (error) {
+      throw isPlumbError(error) && error.code === 'store_not_found' ? threadNotFound(threadId) : error;
+    }
   }
 
   /** Runs `task` detached, feeding `channel`; its failure becomes an error event, never an unhandled rejection. */
@@ -351,7 +360,7 @@ class PlumbEngine implements Engine {
     const title = request.text.trim().slice(0, 80);
     const begun =
       request.threadId !== undefined
-        ? await this.#store.beginTurn({ threadId: (await this.#ownedThread(request.actor, request.threadId)).id, requestKey: request.requestKey, input: request.text })
+        ? await this.#beginInOwnedThread(owner, request.threadId, request)
         : request.newThread === true
           ? await this.#beginInNewThread(owner, title, request)
           : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text });
@@ -564,7 +573,7 @@ class PlumbEngine implements Engine {
     await this.#usable();
     const thread = await this.#store.getThread(request.threadId);
     if (thread === undefined || (request.actor !== undefined && actorKey(request.actor) !== thread.owner)) {
-      throw new PlumbError('thread_not_found', `No thread '${request.threadId}' of yours exists.`);
+      throw threadNotFound(request.threadId);
     }
     const active = this.#active.get(thread.id);
     if (active !== undefined) {
@@ -686,4 +695,8 @@ function routingParts(options: EngineOptions, settings: EngineSettings): Routing
     answerWith: settings.answerWith,
     live: new LiveSessions(),
   };
+}
+
+function threadNotFound(threadId: string): PlumbError {
+  return new PlumbError('thread_not_found', `No thread '${threadId}' of yours exists.`);
 }

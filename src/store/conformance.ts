@@ -66,6 +66,14 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.latestThread('user:carol')).toBeUndefined();
       });
 
+      it("begins a turn in a named thread only for its owner, reporting another owner's thread as missing", async () => {
+        const thread = await store.createThread({ owner: 'user:alice' });
+        const refused = await store.beginTurn({ threadId: thread.id, owner: 'user:bob', requestKey: 'k', input: 'hi' }).then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(refused) && refused.code).toBe('store_not_found');
+        expect(await store.listItems(thread.id)).toEqual([]);
+        expect((await store.beginTurn({ threadId: thread.id, owner: 'user:alice', requestKey: 'k', input: 'hi' })).outcome).toBe('created');
+      });
+
       it('updates title, summary marker and router session, keeping the rest', async () => {
         const thread = await store.createThread({ owner: 'session:s1' });
         now += 5;

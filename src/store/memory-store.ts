@@ -181,6 +181,7 @@ export class MemoryStore implements Store {
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     this.#open();
     const found = input.threadId !== undefined ? this.#thread(input.threadId) : this.#latest(input.owner);
+    if (input.threadId !== undefined && input.owner !== undefined && found?.record.owner !== input.owner) throw notFound('thread', input.threadId);
     const owner = found?.record.owner ?? input.owner!;
     if (found !== undefined) {
       const existingId = this.#requestKeys.get(requestKeyOf(owner, input.requestKey));

@@ -267,7 +267,7 @@ export class SqliteStore implements Store {
     let row: ThreadRow | undefined;
     if (input.threadId !== undefined) {
       row = this.#sql.getThread.get(input.threadId) as ThreadRow | undefined;
-      if (row === undefined) throw notFound('thread', input.threadId);
+      if (row === undefined || (input.owner !== undefined && row.owner !== input.owner)) throw notFound('thread', input.threadId);
     } else row = this.#sql.ownedThreads.get(input.owner, 1) as ThreadRow | undefined;
     const now = this.#clock();
     let thread: ThreadRecord;

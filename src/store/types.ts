@@ -110,10 +110,12 @@ export type BeginTurnResult =
 
 /**
  * Where a turn begins: a given thread, or the owner's most recently updated thread, created
- * (titled `newThreadTitle`) in the same transaction when the owner has none.
+ * (titled `newThreadTitle`) in the same transaction when the owner has none. With both `threadId`
+ * and `owner`, the thread must be that owner's: another owner's thread is reported as missing
+ * (`store_not_found`), checked in the turn's own transaction.
  */
 export type BeginTurnInput = (
-  | { readonly threadId: string; readonly owner?: undefined; readonly newThreadTitle?: undefined }
+  | { readonly threadId: string; readonly owner?: string; readonly newThreadTitle?: undefined }
   | { readonly owner: string; readonly newThreadTitle?: string | null; readonly threadId?: undefined }
 ) & {
   readonly requestKey: string;
