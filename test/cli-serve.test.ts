@@ -97,6 +97,12 @@ describe('plumb serve', () => {
     expect((await body(response)).error.code).toBe('not_found');
   });
 
+  it('says which port is taken and what to do when another server holds it, exiting 1', async () => {
+    const port = new URL(server.url).port;
+    const second = startServe(['--demo', '--db', join(dir.path, 'second.sqlite'), '--port', port, '--router', 'off']);
+    await expect(second).rejects.toThrow(/serve exited early \(1\): plumb: 127\.0\.0\.1:\d+ is already in use \(another plumb serve\?\)\. Stop that process or pass --port/);
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     server.child.kill('SIGTERM');
     const [code] = (await once(server.child, 'exit')) as [number | null];

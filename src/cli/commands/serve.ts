@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { authenticateDemo, demoActor, demoActorNames, demoChatHost } from '../../demo/index.js';
 import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget, loadConfig, parseConfig } from '../../server/index.js';
 import { openApp } from '../app-options.js';
-import { CliUsageError } from '../program.js';
+import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 import { addRouterOption } from '../router-option.js';
 import type { RouterMode } from '../router-option.js';
@@ -69,7 +69,15 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
         consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: consoleExamples },
         logger,
       });
-      const url = await server.listen({ port: config.port, host: config.host });
+      let url: string;
+      try {
+        url = await server.listen({ port: config.port, host: config.host });
+      } catch (error) {
+        await server.close();
+        await stack.close();
+        await app.close();
+        throw listenFailure(error, config.host, config.port);
+      }
       io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
       io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
       io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql   (demo users: header 'X-Plumb-User: alice' or 'bob', or sign in on the console; none = anonymous)\n`);
@@ -80,6 +88,15 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
       await stack.close();
       await app.close();
     });
+}
+
+/** A port taken or not allowed, said so with what to do; anything else as it came. */
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return new CliFailure(`${host}:${port} is already in use (another plumb serve?). Stop that process or pass --port with a free port (0 picks one).`);
+  if (code === 'EACCES') return new CliFailure(`not allowed to listen on ${host}:${port}. Pass --port 1024 or above, or run with the needed permission.`);
+  if (code === 'EADDRNOTAVAIL') return new CliFailure(`${host} is not an address of this machine. Pass --host 127.0.0.1, 0.0.0.0 or one of this machine's addresses.`);
+  return error;
 }
 
 /** What a newcomer can ask first: three questions the router answers with no model. */
