@@ -98,6 +98,9 @@ function onEvent(event) {
       break;
     }
     case 'confirm_mutation':
+      for (const entry of state.tools.values()) {
+        if (entry.status.textContent === 'running…') entry.status.textContent = 'waiting for your confirmation';
+      }
       add(confirmationCard(event));
       finishTurn();
       break;

@@ -141,7 +141,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PlumbError) return sendError(reply, 401, error.code as ServerErrorCode, error.message);
-    if (error.statusCode === 413) return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes.`);
+    if (error.statusCode === 413) return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes (the server's bodyLimitBytes setting). Send a shorter message.`);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, 400, 'bad_request', error.message);
     }

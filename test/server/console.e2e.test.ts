@@ -82,6 +82,7 @@ describe('the console in headless Chromium', () => {
     await card.waitFor();
     expect(await card.locator('code').textContent()).toBe('createMaterial');
     expect(await card.locator('pre').textContent()).toContain('"Titanium"');
+    expect(await page.locator('details.tool[data-tool="mutate"] .status').last().textContent()).toBe('waiting for your confirmation');
     await page.screenshot({ path: join(artifacts, 'confirmation-card.png'), fullPage: true });
     // The Confirm button has the focus: Enter confirms.
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Confirm');
