@@ -1,31 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defineApp, defineManager, sqlite } from './index.js';
 import { admin, openShop, shopManagers } from './testing/shop-fixture.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'plumb-storage-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = tempDirEach('plumb-storage-');
 
 const tableSql = (database: ReturnType<typeof sqlite>, table: string): string =>
   (database.sqlite.prepare("select sql from sqlite_master where type = 'table' and name = ?").get(table) as { sql: string }).sql;
 
 describe('sqlite storage', () => {
   it('opens files in WAL mode and shares its better-sqlite3 handle', async () => {
-    const database = sqlite({ path: join(dir, 'a.db') });
+    const database = sqlite({ path: join(dir.path, 'a.db') });
     expect(database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.dialect).toBe('sqlite');
     await database.close();
   });
 
   it('creates tables, join tables and indexes for every foreign key and filterable column, idempotently', async () => {
-    const database = sqlite({ path: join(dir, 'a.db') });
+    const database = sqlite({ path: join(dir.path, 'a.db') });
     const app = defineApp({ managers: shopManagers, database });
     await app.ready();
     await app.ready();
@@ -34,13 +27,13 @@ describe('sqlite storage', () => {
     expect(indexes).not.toContain('part_specs_idx');
     expect(tableSql(database, 'project_parts')).toMatch(/primary key \("project_id", "part_id"\)/);
     await app.close();
-    const again = defineApp({ managers: shopManagers, database: sqlite({ path: join(dir, 'a.db') }) });
+    const again = defineApp({ managers: shopManagers, database: sqlite({ path: join(dir.path, 'a.db') }) });
     await expect(again.ready()).resolves.toBeUndefined();
     await again.close();
   });
 
   it('refuses an existing table that does not match, naming the table and column', async () => {
-    const database = sqlite({ path: join(dir, 'b.db') });
+    const database = sqlite({ path: join(dir.path, 'b.db') });
     database.sqlite.exec('create table material (id integer primary key, name text not null, density text not null)');
     const app = defineApp({ managers: [defineManager({ name: 'Material', fields: { name: 'string', density: 'float', code: { type: 'string', nullable: true } } })], database });
     await expect(app.ready()).rejects.toMatchObject({

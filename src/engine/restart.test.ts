@@ -1,30 +1,26 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { collect } from './index.js';
 import { classifyInterrupted } from './restart.js';
 import { alice, key, makeKit } from './test-support.js';
 import type { Kit } from './test-support.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
-let dir: string;
+const dir = tempDirEach('plumb-engine-');
 const kits: Kit[] = [];
 const stores: Store[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'plumb-engine-'));
-});
 afterEach(async () => {
   for (const made of kits.splice(0)) await made.engine.close();
   for (const store of stores.splice(0)) await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function open(): Store {
-  const store = openSqliteStore({ path: join(dir, 'plumb.db') });
+  const store = openSqliteStore({ path: join(dir.path, 'plumb.db') });
   stores.push(store);
   return store;
 }
@@ -103,8 +99,8 @@ describe('restart', () => {
   });
 
   it('survives SIGKILL mid-write: every committed item is there, the turn is effect_outcome_unknown, the write ran once', async () => {
-    const dbPath = join(dir, 'crash.db');
-    const marker = join(dir, 'marker.txt');
+    const dbPath = join(dir.path, 'crash.db');
+    const marker = join(dir.path, 'marker.txt');
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.fixture.ts', import.meta.url)), dbPath, marker], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });

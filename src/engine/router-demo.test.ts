@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../data/index.js';
@@ -11,11 +9,12 @@ import type { Store } from '../store/index.js';
 import { createChatTools } from '../tools/index.js';
 import { collect, createAppReader, createEngine } from './index.js';
 import type { ChatEvent, ConfirmMutationEvent, Engine, PlanEvent } from './index.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
 /** Router-first turns over the demo shop with the real app reader, SQLite store and dispatcher. */
 const SECRET = 'engine-demo-secret-0123456789';
 const alice = demoActors.alice;
-let dir: string;
+const dir = tempDirEach('plumb-engine-demo-');
 let app: App;
 let store: Store;
 let engine: Engine | undefined;
@@ -23,16 +22,14 @@ let keys = 0;
 const key = (): string => `demo-req-${++keys}`;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'plumb-engine-demo-'));
-  app = await createDemoApp({ path: join(dir, 'demo.sqlite'), now: new Date('2026-10-19T08:00:00Z') });
-  store = openSqliteStore({ path: join(dir, 'chat.sqlite') });
+  app = await createDemoApp({ path: join(dir.path, 'demo.sqlite'), now: new Date('2026-10-19T08:00:00Z') });
+  store = openSqliteStore({ path: join(dir.path, 'chat.sqlite') });
 });
 afterEach(async () => {
   await engine?.close();
   engine = undefined;
   await store.close();
   await app.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function demoEngine(provider?: ScriptedProvider): Promise<Engine> {

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { ChatEvent } from './index.js';
 import { alice, key, trackedKits } from './test-support.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
 const kit = trackedKits();
 
@@ -18,13 +17,7 @@ const twoReadsThenAnswer = {
 };
 
 describe('read steps are staged', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-staged-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirEach('plumb-staged-');
 
   it.each([
     ['an instant model (each step commits with the next write)', twoReadsThenAnswer],
@@ -33,7 +26,7 @@ describe('read steps are staged', () => {
       { completions: twoReadsThenAnswer.completions.map((completion, index) => (index === 0 ? completion : { ...completion, delayMs: 20 })) },
     ],
   ])('shows a read step’s events only once the step is committed, and completes the turn in order: %s', async (_, script) => {
-    const path = join(dir, 'chat.db');
+    const path = join(dir.path, 'chat.db');
     const { engine } = kit(script, {}, { store: openSqliteStore({ path }) });
     const observer = new Database(path, { readonly: true });
     const committedKinds = (threadId: string): string[] =>

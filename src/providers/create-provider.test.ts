@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProvider } from './index.js';
 import type { ProviderEvent } from './index.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
 async function collect(stream: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
@@ -15,13 +15,7 @@ async function collect(stream: AsyncIterable<ProviderEvent>): Promise<ProviderEv
 const request = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [], signal: new AbortController().signal };
 
 describe('createProvider', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-provider-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirEach('plumb-provider-');
 
   it.each([
     ['openai', 'gpt-4.1-mini'],
@@ -41,8 +35,8 @@ describe('createProvider', () => {
   });
 
   it('builds scripted:FILE relative to cwd', async () => {
-    writeFileSync(join(dir, 'turn.yaml'), 'completions:\n  - text: scripted hello\n');
-    const provider = await createProvider({ provider: 'scripted:turn.yaml', cwd: dir });
+    writeFileSync(join(dir.path, 'turn.yaml'), 'completions:\n  - text: scripted hello\n');
+    const provider = await createProvider({ provider: 'scripted:turn.yaml', cwd: dir.path });
     expect(provider.name).toBe('scripted');
     expect(await collect(provider.complete(request))).toContainEqual({ type: 'text', text: 'scripted hello' });
   });
@@ -56,7 +50,7 @@ describe('createProvider', () => {
 
   it('loads a custom provider class from a module path, instantiating it with the settings', async () => {
     writeFileSync(
-      join(dir, 'echo-provider.mjs'),
+      join(dir.path, 'echo-provider.mjs'),
       `export class EchoProvider {
         constructor(settings) { this.name = 'echo'; this.model = settings.model ?? 'echo-1'; }
         checkConfiguration() { return []; }
@@ -67,25 +61,25 @@ describe('createProvider', () => {
         }
       }`,
     );
-    const provider = await createProvider({ provider: './echo-provider.mjs#EchoProvider', cwd: dir, model: 'echo-2' });
+    const provider = await createProvider({ provider: './echo-provider.mjs#EchoProvider', cwd: dir.path, model: 'echo-2' });
     expect(provider).toMatchObject({ name: 'echo', model: 'echo-2' });
     expect(await collect(provider.complete(request))).toContainEqual({ type: 'text', text: 'echo: hi' });
-    const byDefault = await createProvider({ provider: './echo-provider.mjs', cwd: dir });
+    const byDefault = await createProvider({ provider: './echo-provider.mjs', cwd: dir.path });
     expect(byDefault.model).toBe('echo-1');
   });
 
   it('names the missing package when a provider module depends on one that is not installed', async () => {
-    writeFileSync(join(dir, 'needs-sdk.mjs'), "import 'plumb-test-absent-sdk';\nexport default class X {}\n");
-    await expect(createProvider({ provider: './needs-sdk.mjs', cwd: dir })).rejects.toMatchObject({
+    writeFileSync(join(dir.path, 'needs-sdk.mjs'), "import 'plumb-test-absent-sdk';\nexport default class X {}\n");
+    await expect(createProvider({ provider: './needs-sdk.mjs', cwd: dir.path })).rejects.toMatchObject({
       code: 'provider_package_missing',
       message: expect.stringContaining('npm install plumb-test-absent-sdk'),
     });
   });
 
   it('answers provider_unknown for a module path that does not exist and config_invalid for a non-provider export', async () => {
-    await expect(createProvider({ provider: './nope.mjs', cwd: dir })).rejects.toMatchObject({ code: 'provider_unknown' });
-    writeFileSync(join(dir, 'not-provider.mjs'), 'export default { hello: 1 };\n');
-    await expect(createProvider({ provider: './not-provider.mjs', cwd: dir })).rejects.toMatchObject({ code: 'provider_config_invalid' });
+    await expect(createProvider({ provider: './nope.mjs', cwd: dir.path })).rejects.toMatchObject({ code: 'provider_unknown' });
+    writeFileSync(join(dir.path, 'not-provider.mjs'), 'export default { hello: 1 };\n');
+    await expect(createProvider({ provider: './not-provider.mjs', cwd: dir.path })).rejects.toMatchObject({ code: 'provider_config_invalid' });
   });
 
   it('accepts an AI SDK language model object directly', async () => {

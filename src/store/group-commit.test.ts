@@ -1,24 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from './group-commit.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
 /**
  * What only a failing COMMIT shows. A deferred foreign key is checked at COMMIT, so a write that
  * breaks it is applied without complaint and then fails its batch's COMMIT.
  */
 describe('GroupCommit, when a COMMIT fails', () => {
-  let dir: string;
+  const dir = tempDirEach('plumb-group-');
   let db: Database.Database;
   let group: GroupCommit;
   const rows = (): number => (db.prepare('SELECT count(*) AS n FROM child').get() as { n: number }).n;
   const insert = (parent: number) => () => db.prepare('INSERT INTO child (parent) VALUES (?)').run(parent);
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-group-'));
-    db = new Database(join(dir, 'group.db'));
+    db = new Database(join(dir.path, 'group.db'));
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);
@@ -29,7 +27,6 @@ describe('GroupCommit, when a COMMIT fails', () => {
 
   afterEach(() => {
     db.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('rejects the staged writes of a failed COMMIT and commits later batches', async () => {

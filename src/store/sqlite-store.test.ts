@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runStoreConformance } from './conformance.js';
 import { openSqliteStore } from './index.js';
 import { v1Fixture, writeV1Database } from './sqlite-v1.fixture.js';
+import { tempDirEach } from '../../test/support/temp.js';
 
 runStoreConformance({
   name: 'sqlite',
@@ -46,16 +47,10 @@ runStoreConformance({
 });
 
 describe('sqlite store', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirEach('plumb-store-');
 
   it('upgrades a schema version 1 file in place, keeping every record and its ordinals', async () => {
-    const path = join(dir, 'v1.db');
+    const path = join(dir.path, 'v1.db');
     writeV1Database(path);
     const store = openSqliteStore({ path, clock: () => 50_000 });
     try {
@@ -94,7 +89,7 @@ describe('sqlite store', () => {
   });
 
   it('upgrades a version 1 schema under the application\'s table prefix', async () => {
-    const path = join(dir, 'app.db');
+    const path = join(dir.path, 'app.db');
     writeV1Database(path, 'chat_');
     const db = new Database(path);
     const store = openSqliteStore({ database: db, tablePrefix: 'chat_' });
@@ -105,7 +100,7 @@ describe('sqlite store', () => {
   });
 
   it('sets how far commits go by durability, and leaves a shared handle\'s own setting alone unless told', async () => {
-    const db = new Database(join(dir, 'app.db'));
+    const db = new Database(join(dir.path, 'app.db'));
     try {
       db.pragma('synchronous = OFF');
       await openSqliteStore({ database: db }).close();
@@ -141,7 +136,7 @@ describe('sqlite store', () => {
     };
 
     it('commits writes that come one at a time at once', async () => {
-      const path = join(dir, 'alone.db');
+      const path = join(dir.path, 'alone.db');
       const store = openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'hello' });
       const appended = store.appendItems(turn.id, [text('hi')]);
@@ -151,7 +146,7 @@ describe('sqlite store', () => {
     });
 
     it('lets writes that arrive together share a commit, settling each only once it is committed', async () => {
-      const path = join(dir, 'group.db');
+      const path = join(dir.path, 'group.db');
       const store = openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const visibleBefore = await burst(store, path, turn.id, thread.id, 40);
@@ -166,7 +161,7 @@ describe('sqlite store', () => {
     });
 
     it('undoes a failing write alone and commits the others of its batch', async () => {
-      const path = join(dir, 'failing.db');
+      const path = join(dir.path, 'failing.db');
       const store = openSqliteStore({ path });
       const first = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const second = await store.beginTurn({ owner: 'user:bob', requestKey: 'b', input: 'two' });
@@ -182,7 +177,7 @@ describe('sqlite store', () => {
     });
 
     it('applies a staged write at once and commits it with the next write, or at the end of the event-loop turn', async () => {
-      const path = join(dir, 'staged.db');
+      const path = join(dir.path, 'staged.db');
       const store = openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const staged = await store.stageItems(turn.id, [text('read step')], { status: 'running' });
@@ -208,7 +203,7 @@ describe('sqlite store', () => {
     });
 
     it('commits staged writes at once where commits are not grouped', async () => {
-      const path = join(dir, 'staged-off.db');
+      const path = join(dir.path, 'staged-off.db');
       const store = openSqliteStore({ path, groupCommit: false });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const staged = await store.stageItems(turn.id, [text('read step')]);
@@ -218,7 +213,7 @@ describe('sqlite store', () => {
     });
 
     it('commits an open batch on close', async () => {
-      const path = join(dir, 'close.db');
+      const path = join(dir.path, 'close.db');
       const store = openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       await burst(store, path, turn.id, thread.id, 40);
@@ -232,7 +227,7 @@ describe('sqlite store', () => {
     });
 
     it('can be turned off, and refuses a non-boolean setting', async () => {
-      const path = join(dir, 'off.db');
+      const path = join(dir.path, 'off.db');
       const store = openSqliteStore({ path, groupCommit: false });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       expect(await burst(store, path, turn.id, thread.id, 40)).toBe(41);
@@ -242,7 +237,7 @@ describe('sqlite store', () => {
   });
 
   it('keeps committed turns across reopening with durability full', async () => {
-    const path = join(dir, 'full.db');
+    const path = join(dir.path, 'full.db');
     const store = openSqliteStore({ path, durability: 'full' });
     const begun = await store.beginTurn({ owner: 'user:alice', requestKey: 'k', input: 'hello' });
     await store.close();
@@ -252,32 +247,22 @@ describe('sqlite store', () => {
   });
 
   it('leaves a shared handle open and its own tables beside the app', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
-    try {
-      const db = new Database(join(dir, 'app.db'));
-      db.prepare('CREATE TABLE parts (id INTEGER PRIMARY KEY, name TEXT)').run();
-      const store = openSqliteStore({ database: db });
-      await store.createThread({ owner: 'user:alice' });
-      await store.close();
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-      expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_meta', 'plumb_threads', 'plumb_turns']);
-      db.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const db = new Database(join(dir.path, 'app.db'));
+    db.prepare('CREATE TABLE parts (id INTEGER PRIMARY KEY, name TEXT)').run();
+    const store = openSqliteStore({ database: db });
+    await store.createThread({ owner: 'user:alice' });
+    await store.close();
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+    expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_meta', 'plumb_threads', 'plumb_turns']);
+    db.close();
   });
 
   it('refuses a database written by a newer schema', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
-    try {
-      const path = join(dir, 'plumb.db');
-      const db = new Database(path);
-      db.prepare('CREATE TABLE plumb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)').run();
-      db.prepare("INSERT INTO plumb_meta VALUES ('schema_version', '99')").run();
-      db.close();
-      expect(() => openSqliteStore({ path })).toThrow(/schema version 99/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const path = join(dir.path, 'plumb.db');
+    const db = new Database(path);
+    db.prepare('CREATE TABLE plumb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)').run();
+    db.prepare("INSERT INTO plumb_meta VALUES ('schema_version', '99')").run();
+    db.close();
+    expect(() => openSqliteStore({ path })).toThrow(/schema version 99/);
   });
 });

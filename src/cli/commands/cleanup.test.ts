@@ -1,25 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../store/index.js';
 import { plumb } from '../../../test/support/cli.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
-let dir: string;
+const dir = tempDirEach('plumb-cli-cleanup-');
 let database: string;
 let configFile: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'plumb-cli-cleanup-'));
-  database = join(dir, 'chat.sqlite');
-  configFile = join(dir, 'plumb.config.json');
+  database = join(dir.path, 'chat.sqlite');
+  configFile = join(dir.path, 'plumb.config.json');
   writeFileSync(configFile, JSON.stringify({ database, ttlHours: 1 }));
 });
-
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
 
 const hour = 3_600_000;
 

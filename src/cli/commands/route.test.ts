@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../index.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 function capture() {
   const out: string[] = [];
@@ -11,13 +11,7 @@ function capture() {
 }
 
 describe('plumb route', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-route-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirEach('plumb-route-');
 
   it('prints a readable summary of the plan', async () => {
     const { io, out } = capture();
@@ -35,7 +29,7 @@ describe('plumb route', () => {
   });
 
   it('carries a saved session from one command to the next', async () => {
-    const file = join(dir, 'session.json');
+    const file = join(dir.path, 'session.json');
     const first = capture();
     expect(await runCli(['route', '--demo', '--save-session', file, 'charge order 4411'], first.io)).toBe(0);
     const second = capture();
@@ -46,7 +40,7 @@ describe('plumb route', () => {
   });
 
   it('reads a catalogue file', async () => {
-    const file = join(dir, 'catalogue.yaml');
+    const file = join(dir.path, 'catalogue.yaml');
     writeFileSync(file, JSON.stringify([{ name: 'get_weather', description: 'Weather for a city', effect: 'read', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }]));
     const { io, out } = capture();
     expect(await runCli(['route', '--catalogue', file, '--json', 'get weather for "Lisbon"'], io)).toBe(0);
@@ -60,6 +54,6 @@ describe('plumb route', () => {
     const language = capture();
     expect(await runCli(['route', '--demo', '--language', 'fr', 'x'], language.io)).toBe(2);
     const missing = capture();
-    expect(await runCli(['route', '--catalogue', join(dir, 'nope.json'), 'x'], missing.io)).toBe(2);
+    expect(await runCli(['route', '--catalogue', join(dir.path, 'nope.json'), 'x'], missing.io)).toBe(2);
   });
 });

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../core/index.js';
@@ -11,24 +9,23 @@ import { createChatTools, createDispatcher } from '../../tools/index.js';
 import type { Dispatcher } from '../../tools/index.js';
 import type { AppReader, AppReaderOptions } from './index.js';
 import { createAppReader } from './index.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 const SECRET = 'reader-test-secret-0123456789';
 const NOW = { now: '2026-10-19T09:00:00+01:00' };
 const { digest: _digest, ...demoRules } = loadRulebook(demoRulebookYaml);
 const rulebook = demoRules;
 
-let dir: string;
+const dir = tempDirEach('plumb-reader-');
 let app: App;
 let now: number;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'plumb-reader-'));
-  app = await createDemoApp({ path: join(dir, 'demo.sqlite'), now: new Date('2026-10-19T08:00:00Z') });
+  app = await createDemoApp({ path: join(dir.path, 'demo.sqlite'), now: new Date('2026-10-19T08:00:00Z') });
   now = 1_000_000;
 });
 afterEach(async () => {
   await app.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function reader(options: Partial<AppReaderOptions> = {}): Promise<AppReader> {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderError, createScriptedProvider } from '../index.js';
 import type { ChatMessage, ProviderEvent } from '../index.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 async function collect(stream: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
@@ -18,13 +18,7 @@ function ask(messages: ChatMessage[], signal = new AbortController().signal) {
 const user: ChatMessage = { role: 'user', content: 'How many parts are in stock?' };
 
 describe('scripted provider', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plumb-script-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirEach('plumb-script-');
 
   it('plays text chunks, tool calls, usage and done, one completion per round', async () => {
     const provider = createScriptedProvider({
@@ -122,9 +116,9 @@ describe('scripted provider', () => {
   });
 
   it('loads JSON and YAML script files', async () => {
-    const yamlPath = join(dir, 'script.yaml');
+    const yamlPath = join(dir.path, 'script.yaml');
     writeFileSync(yamlPath, 'completions:\n  - text: "from yaml"\n    usage: { inputTokens: 1, outputTokens: 2 }\n');
-    const jsonPath = join(dir, 'script.json');
+    const jsonPath = join(dir.path, 'script.json');
     writeFileSync(jsonPath, JSON.stringify({ model: 'fake-1', completions: [{ text: 'from json' }] }));
     expect(await collect(createScriptedProvider(yamlPath).complete(ask([user])))).toContainEqual({ type: 'usage', inputTokens: 1, outputTokens: 2 });
     const fromJson = createScriptedProvider(jsonPath);
@@ -133,10 +127,10 @@ describe('scripted provider', () => {
   });
 
   it('rejects a malformed script with provider_script_invalid naming the field', () => {
-    const path = join(dir, 'bad.json');
+    const path = join(dir.path, 'bad.json');
     writeFileSync(path, JSON.stringify({ completions: [{ txet: 'typo' }] }));
     expect(() => createScriptedProvider(path)).toThrow(/provider_script_invalid|completions\.0/);
     expect(() => createScriptedProvider(path)).toThrowError(expect.objectContaining({ code: 'provider_script_invalid' }));
-    expect(() => createScriptedProvider(join(dir, 'missing.yaml'))).toThrowError(expect.objectContaining({ code: 'provider_script_invalid' }));
+    expect(() => createScriptedProvider(join(dir.path, 'missing.yaml'))).toThrowError(expect.objectContaining({ code: 'provider_script_invalid' }));
   });
 });
