@@ -18,6 +18,8 @@ export interface ChatDeps {
   readonly allowedOrigins: readonly string[] | null;
   /** Bytes queued for one client (SSE response or WebSocket) before it is cut off. */
   readonly maxBufferedBytes: number;
+  /** The largest request body or WebSocket frame the chat routes take (`bodyLimitBytes`). */
+  readonly bodyLimitBytes: number;
   readonly pingIntervalMs: number;
   /** How long an SSE response waits for its first event before sending its headers alone. */
   readonly sseHeadersWithinMs: number;

@@ -19,9 +19,18 @@ export const closeCodes = {
   slowConsumer: 4008,
   /** The socket failed while starting. */
   startupFailure: 1011,
-  /** No pong came back since the previous ping. */
-  keepaliveTimeout: 4000,
 } as const;
+
+/**
+ * The largest frame ws reads, in multiples of `bodyLimitBytes`: a frame over the limit but under
+ * this is answered with `payload_too_large` and the socket stays open; a larger one is cut off by
+ * ws with close 1009 before it is buffered whole.
+ */
+const frameCeilingFactor = 4;
+
+export function frameCeiling(bodyLimitBytes: number): number {
+  return bodyLimitBytes * frameCeilingFactor;
+}
 
 /**
  * WebSocket `{url}`: `{"type":"message","text"}` and `{"type":"confirm","confirmation_id","confirmed"}`
@@ -115,7 +124,11 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
 
   socket.on('message', (data, isBinary) => {
     void (async () => {
-      const frame = parseFrame(isBinary ? undefined : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (bytes.length > deps.bodyLimitBytes) {
+        return fail('payload_too_large', `The frame is larger than ${deps.bodyLimitBytes} bytes (the server's bodyLimitBytes setting). Send a shorter message.`);
+      }
+      const frame = parseFrame(isBinary ? undefined : bytes.toString('utf8'));
       if (frame === undefined) return fail('bad_event', 'Send {"type":"message","text":"…"} or {"type":"confirm","confirmation_id":"…","confirmed":true|false}.');
       if (frame.type === 'message') {
         if (turnRunning) return fail('turn_in_progress', 'A turn is still streaming on this socket; wait for its done or error event.');

@@ -11,7 +11,7 @@ import type { App } from '../data/index.js';
 import { createAudit } from './audit.js';
 import type { Audit, AuditOptions } from './audit.js';
 import { registerChatHttp } from './chat-http.js';
-import { registerChatSocket } from './chat-socket.js';
+import { frameCeiling, registerChatSocket } from './chat-socket.js';
 import type { ChatDeps } from './chat-deps.js';
 import { parseConfig } from './config.js';
 import type { PlumbConfig } from './config.js';
@@ -150,7 +150,9 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
   });
   fastify.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `No route for ${request.method} ${request.url}.`));
 
-  await fastify.register(websocket, { options: { maxPayload: bodyLimit } });
+  // A frame over the body limit gets a payload_too_large event and the socket stays; only one over
+  // the ceiling is cut off by ws itself (close 1009), so no frame is ever buffered past it.
+  await fastify.register(websocket, { options: { maxPayload: frameCeiling(bodyLimit) } });
 
   fastify.get('/healthz', () => ({ status: 'ok' }));
 
@@ -196,6 +198,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
       audit,
       allowedOrigins: settings.allowedOrigins,
       maxBufferedBytes: settings.websocketMaxBufferedBytes,
+      bodyLimitBytes: bodyLimit,
       pingIntervalMs: settings.websocketPingSeconds * 1000,
       sseHeadersWithinMs: settings.sseHeadersWithinSeconds * 1000,
       newId: () => nanoid(),

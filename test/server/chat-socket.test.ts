@@ -35,6 +35,16 @@ describe('chat over WebSocket', () => {
     socket.close();
   });
 
+  it('answers a frame over bodyLimitBytes with payload_too_large and keeps the socket; one over four times that closes it with 1009', async () => {
+    const { socket, next, closed } = await openSocket(`${running.wsUrl}/chat/`);
+    socket.send(JSON.stringify({ type: 'message', text: 'a'.repeat(64 * 1024) }));
+    expect(await next('error')).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/65536 bytes .*bodyLimitBytes/) });
+    socket.send(JSON.stringify({ type: 'message', text: 'hello' }));
+    await next('done');
+    socket.send('a'.repeat(4 * 64 * 1024 + 1));
+    expect((await closed).code).toBe(1009);
+  });
+
   it('holds one pending confirmation per socket and resolves it on the socket, once', async () => {
     const { socket, next } = await openSocket(`${running.wsUrl}/chat/`, { headers: { 'x-plumb-user': 'alice' } });
     socket.send(JSON.stringify({ type: 'message', text: 'write an order' }));
