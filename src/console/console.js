@@ -8,7 +8,7 @@ const chatUrl = meta('plumb-chat-url') || '/chat/';
 const $ = (id) => document.getElementById(id);
 const log = $('log');
 
-const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, tools: new Map(), examples: [], newThread: true };
+const state = { thread: undefined, socket: undefined, transport: 'sse', turn: undefined, busy: false, chatEnabled: true, bodyLimit: undefined, tools: new Map(), examples: [], newThread: true };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -338,6 +338,7 @@ async function loadSession() {
   const response = await fetch('/console/session', { credentials: 'same-origin' });
   const session = await response.json();
   state.chatEnabled = session.chat_enabled;
+  state.bodyLimit = session.body_limit_bytes;
   $('provider').textContent = session.provider ?? 'none';
   $('model').textContent = session.model ?? '—';
   $('router').textContent = session.router === 'on' ? 'on (reads each turn first)' : 'off';
@@ -361,6 +362,12 @@ $('composer').addEventListener('submit', (submit) => {
   const prompt = $('prompt');
   const text = prompt.value.trim();
   if (!text || state.busy) return;
+  // Refused here, with the text left in the box to shorten, rather than sent to be refused.
+  const size = new TextEncoder().encode(JSON.stringify({ type: 'message', text, language: language(), ...threadFields() })).length;
+  if (state.bodyLimit !== undefined && size > state.bodyLimit) {
+    add(errorBox({ code: 'payload_too_large', message: `This message is ${size} bytes; the server takes at most ${state.bodyLimit}. Shorten it and send it again.` }));
+    return;
+  }
   prompt.value = '';
   void sendMessage(text);
 });

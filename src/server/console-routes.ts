@@ -40,7 +40,7 @@ function loadFiles(): Record<keyof typeof files, string> | undefined {
 
 export function registerConsole(
   fastify: FastifyInstance,
-  options: { readonly signer: Signer; readonly chatUrl: string; readonly chatEnabled: boolean; readonly info: ConsoleInfo; readonly login?: LoginDirectory },
+  options: { readonly signer: Signer; readonly chatUrl: string; readonly chatEnabled: boolean; readonly bodyLimitBytes: number; readonly info: ConsoleInfo; readonly login?: LoginDirectory },
 ): void {
   const loaded = loadFiles();
   if (loaded === undefined) {
@@ -68,6 +68,7 @@ export function registerConsole(
     users: options.login?.names ?? [],
     chat_url: options.chatUrl,
     chat_enabled: options.chatEnabled,
+    body_limit_bytes: options.bodyLimitBytes,
     provider: options.info.provider ?? null,
     model: options.info.model ?? null,
     router: options.info.router ?? 'off',

@@ -208,7 +208,7 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
     registerChatSocket(fastify, deps);
   }
   if (options.console !== false) {
-    registerConsole(fastify, { signer, chatUrl: settings.url, chatEnabled: options.engine !== undefined && settings.enabled, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
+    registerConsole(fastify, { signer, chatUrl: settings.url, chatEnabled: options.engine !== undefined && settings.enabled, bodyLimitBytes: bodyLimit, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
   }
 
   await fastify.ready();

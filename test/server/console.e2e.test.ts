@@ -113,6 +113,21 @@ describe('the console in headless Chromium', () => {
     await page.close();
   });
 
+  it('says a message is too long before sending it, keeps its text to shorten, and goes on chatting', async () => {
+    const page = await browser.newPage();
+    await signIn(page, 'anonymous');
+    await ask(page, 'a'.repeat(70 * 1024));
+    const tooLong = page.locator('.error').last();
+    await tooLong.waitFor();
+    expect(await tooLong.locator('code').textContent()).toBe('payload_too_large');
+    expect(await tooLong.textContent()).toMatch(/at most 65536/);
+    expect((await page.inputValue('#prompt')).length).toBe(70 * 1024);
+    expect(await page.locator('.msg.user').count()).toBe(0);
+    await ask(page, 'Which materials do we use?');
+    await expect.poll(() => page.locator('.msg.assistant').last().textContent()).toBe('Here are the materials the shop uses, with their densities.');
+    await page.close();
+  });
+
   it('fits a narrow screen', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     await page.goto(`${served.url}/console/`);
