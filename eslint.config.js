@@ -33,7 +33,7 @@ export default tseslint.config(
     // The console's scripts run in the browser as they are (no build step): lint them as plain
     // JavaScript, without type information; the browser provides its globals.
     files: ['src/console/**/*.js'],
-    languageOptions: { sourceType: 'module', parserOptions: { projectService: false, project: false, program: null }, globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', WebSocket: 'readonly', EventSource: 'readonly', localStorage: 'readonly', sessionStorage: 'readonly', location: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', console: 'readonly', TextDecoder: 'readonly', AbortController: 'readonly', URL: 'readonly', HTMLElement: 'readonly', navigator: 'readonly', requestAnimationFrame: 'readonly', Date: 'readonly', JSON: 'readonly' } },
+    languageOptions: { sourceType: 'module', parserOptions: { projectService: false, project: false, program: null }, globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', WebSocket: 'readonly', EventSource: 'readonly', localStorage: 'readonly', sessionStorage: 'readonly', location: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', console: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', URL: 'readonly', HTMLElement: 'readonly', navigator: 'readonly', requestAnimationFrame: 'readonly', Date: 'readonly', JSON: 'readonly' } },
     rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-console': 'off' },
   },
   {
