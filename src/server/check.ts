@@ -3,7 +3,7 @@ import type { App } from '../data/index.js';
 import { createProvider } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
-import { loadConfig, splitConfig } from './config.js';
+import { findConfigFile, loadConfig, readConfigFile, safeParseConfig, splitConfig } from './config.js';
 import type { ConfigProblem, PlumbConfig } from './config.js';
 import { resolvePermission } from './permission.js';
 
@@ -16,13 +16,16 @@ export interface CheckProblem {
 /**
  * Validates a configuration against the app and the provider without serving: settings, the
  * permission module, exposure, mutation allow-lists, and whether the provider loads and is
- * configured. Never throws for a problem it can name.
+ * configured. Never throws for a problem it can name. Settings that are invalid are reported and
+ * the rest are still checked (the invalid ones at their defaults), so one run names every problem;
+ * `config` is then undefined.
  */
 export async function checkConfiguration(options: { readonly path?: string; readonly cwd?: string; readonly app?: App }): Promise<{ config: PlumbConfig | undefined; file: string | undefined; problems: readonly CheckProblem[] }> {
   const cwd = options.cwd ?? process.cwd();
   const problems: CheckProblem[] = [];
   let config: PlumbConfig;
   let file: string | undefined;
+  let valid = true;
   try {
     ({ config, file } = await loadConfig({ ...(options.path === undefined ? {} : { path: options.path }), cwd }));
   } catch (error) {
@@ -30,7 +33,10 @@ export async function checkConfiguration(options: { readonly path?: string; read
     const detailed = (error.details as { problems?: readonly ConfigProblem[] } | undefined)?.problems;
     if (error.code === 'invalid_config' && detailed !== undefined) for (const problem of detailed) problems.push({ code: 'invalid_config', message: problem.message });
     else problems.push({ code: error.code as CheckProblem['code'], message: error.message });
-    return { config: undefined, file: undefined, problems };
+    const rest = detailed === undefined ? undefined : await validRest(options.path, cwd, detailed);
+    if (rest === undefined) return { config: undefined, file: undefined, problems };
+    ({ config, file } = rest);
+    valid = false;
   }
 
   try {
@@ -59,5 +65,15 @@ export async function checkConfiguration(options: { readonly path?: string; read
       problems.push({ code, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { config, file, problems };
+  return { config: valid ? config : undefined, file, problems };
+}
+
+/** The configuration without the top-level settings that have problems (those fall back to their defaults). */
+async function validRest(path: string | undefined, cwd: string, invalid: readonly ConfigProblem[]): Promise<{ config: PlumbConfig; file: string | undefined } | undefined> {
+  const file = findConfigFile(path, cwd);
+  const raw = file === undefined ? {} : await readConfigFile(file);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const dropped = new Set(invalid.map((problem) => problem.key.split('.')[0]));
+  const parsed = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
+  return parsed.ok ? { config: parsed.config, file } : undefined;
 }

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { demoActors, createDemoApp } from '../../src/demo/index.js';
 import { createChatStack, normalizeUrl, parseConfig, plumbConfigSchema, safeParseConfig } from '../../src/server/index.js';
 import { plumb } from '../support/cli.js';
@@ -52,7 +52,7 @@ describe('configuration', () => {
 
 describe('plumb check', () => {
   const dir = tempDir();
-  afterEach(() => undefined);
+  afterAll(() => dir.remove());
 
   it('passes a valid configuration against the demo', async () => {
     const file = join(dir.path, 'ok.json');
@@ -71,19 +71,17 @@ describe('plumb check', () => {
     expect(codes).toEqual(['invalid_allow_list', 'provider_load_failed']);
   });
 
-  it('reports invalid settings by key, and a provider whose package is missing', async () => {
+  it('reports invalid settings by key and, in the same run, a provider whose package is missing', async () => {
     writeFileSync(join(dir.path, 'needs-sdk.mjs'), "import 'plumb-test-absent-sdk';\nexport default class X {}\n");
     const file = join(dir.path, 'plumb.config.mjs');
-    writeFileSync(file, `export default { provider: ${JSON.stringify(join(dir.path, 'needs-sdk.mjs'))}, audit: { level: 'loud' } };\n`);
+    writeFileSync(file, `export default { provider: ${JSON.stringify(join(dir.path, 'needs-sdk.mjs'))}, audit: { level: 'loud' }, maxResults: 0 };\n`);
     const invalid = await plumb('check', '--config', file, '--json');
     expect(invalid.code).toBe(1);
-    expect(invalid.stdout).toMatch(/invalid_config.*audit\.level/s);
+    const problems = (JSON.parse(invalid.stdout) as { problems: { code: string; message: string }[] }).problems;
+    expect(problems.map((problem) => problem.code)).toEqual(['invalid_config', 'invalid_config', 'provider_dependency_missing']);
+    expect(problems.map((problem) => problem.message).join('\n')).toMatch(/maxResults.*audit\.level.*plumb-test-absent-sdk/s);
     const text = await plumb('check', '--config', file);
     expect(text.stdout.split('\n')[0]).toBe(`Checked ${file} (no app: pass --demo or --db to check exposure and allow-lists)`);
-    const second = join(dir.path, 'second.config.mjs');
-    writeFileSync(second, `export default { provider: ${JSON.stringify(join(dir.path, 'needs-sdk.mjs'))} };\n`);
-    const missing = await plumb('check', '--config', second, '--json');
-    expect(missing.stdout).toMatch(/provider_dependency_missing/);
   });
 
   it('says config_not_found for a missing file', async () => {
