@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket] [--by-turn]`
+ * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket] [--by-turn] [--think-ms N]`
  *
  * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
@@ -8,7 +8,9 @@
  * one core: the server's includes V8's helper threads) with the share of that time its event loop
  * was busy (100: the main thread never waited for I/O); with `--by-turn`, the latency of each
  * client's first, second, … turn apart (the first wave, all clients sending at once, is the
- * slowest); then `plumb serve --demo` time to ready.
+ * slowest); with `--think-ms N`, each client pauses a random 0–2N ms (N on average) before each
+ * of its turns, first included, as people do, instead of sending the next as soon as one ends
+ * (the target is measured without); then `plumb serve --demo` time to ready.
  * `PLUMB_BENCH_PROFILE=DIR` writes the server's CPU profile there; `PLUMB_BENCH_SERVER_FLAGS`
  * passes Node flags to the server process (`--trace-gc`, `--max-semi-space-size=…`).
  */
@@ -115,6 +117,17 @@ class ServerProcess {
   }
 }
 
+/** How each client behaves: how many turns, and the mean pause before each (0: none, back to back). */
+interface ClientPlan {
+  readonly turns: number;
+  readonly thinkMs: number;
+}
+
+/** A person's pause before a turn: uniform over 0–2× the mean, so that clients do not move in step. */
+function think(plan: ClientPlan): Promise<void> | undefined {
+  return plan.thinkMs > 0 ? new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * plan.thinkMs)) : undefined;
+}
+
 /** What the clients of one run measured: each turn's latency with the client's turn number (0-based). */
 interface Measured {
   readonly latencies: number[];
@@ -163,7 +176,8 @@ class CookieJar {
  * each response sets and, as the console does, naming the thread its first turn opened (the
  * WebSocket server remembers a socket's thread itself).
  */
-async function sseClient(base: string, turns: number, result: Measured, arrive: () => Promise<void>): Promise<void> {
+async function sseClient(base: string, plan: ClientPlan, result: Measured, arrive: () => Promise<void>): Promise<void> {
+  const { turns } = plan;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let arrived = false;
   try {
@@ -176,6 +190,7 @@ async function sseClient(base: string, turns: number, result: Measured, arrive: 
     const stream = new URL('/chat/stream/', base);
     let thread: string | undefined;
     for (let i = 0; i < turns; i++) {
+      await think(plan);
       const start = performance.now();
       try {
         const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie: jar.header() }, JSON.stringify({ text: `which materials? ${i}`, ...(thread === undefined ? {} : { thread }) }));
@@ -198,7 +213,8 @@ async function sseClient(base: string, turns: number, result: Measured, arrive: 
   }
 }
 
-async function wsClient(base: string, turns: number, result: Measured, arrive: () => Promise<void>): Promise<void> {
+async function wsClient(base: string, plan: ClientPlan, result: Measured, arrive: () => Promise<void>): Promise<void> {
+  const { turns } = plan;
   const socket = new WebSocket(`${base.replace('http', 'ws')}/chat/`, { origin: base });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -219,6 +235,7 @@ async function wsClient(base: string, turns: number, result: Measured, arrive: (
   });
   socket.once('close', () => settle?.(false));
   for (let i = 0; i < turns; i++) {
+    await think(plan);
     const start = performance.now();
     const ok = await new Promise<boolean>((resolve) => {
       settle = resolve;
@@ -232,7 +249,7 @@ async function wsClient(base: string, turns: number, result: Measured, arrive: (
   socket.close();
 }
 
-async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, turns: number): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; serverLoopBusy: number; loadCpu: number }> {
+async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', clients: number, plan: ClientPlan): Promise<RunResult & { peakMb: number; perConnectionKb: number; serverCpu: number; serverLoopBusy: number; loadCpu: number }> {
   const before = await server.rss('reset');
   const result: Measured = { latencies: [], turnNumbers: [], errors: 0 };
   // Every client connects first; the turns start together once all are connected, so that the
@@ -246,7 +263,7 @@ async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', cl
     if (++arrived === clients) allArrived();
     return go;
   };
-  const running = Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, turns, result, arrive) : wsClient(server.url, turns, result, arrive))));
+  const running = Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, plan, result, arrive) : wsClient(server.url, plan, result, arrive))));
   await everyone;
   const serverBefore = await server.cpu();
   const loadCpuBefore = process.cpuUsage();
@@ -303,6 +320,8 @@ const benchmark: Benchmark = {
     if (args[0] === '--server') return serverMain(args[1]!);
     const clientCounts = option(args, '--clients', '200,500,1000').split(',').map(Number);
     const turns = Number(option(args, '--turns', '5'));
+    const thinkMs = Number(option(args, '--think-ms', '0'));
+    if (!Number.isFinite(thinkMs) || thinkMs < 0) throw new Error(`--think-ms must be a number of milliseconds ≥ 0, got '${option(args, '--think-ms', '')}'`);
     const transports = option(args, '--transports', 'sse,websocket').split(',') as ('sse' | 'websocket')[];
     const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-serve-'));
     try {
@@ -313,8 +332,8 @@ const benchmark: Benchmark = {
         for (const clients of clientCounts) {
           const server = new ServerProcess(dir);
           await server.ready();
-          await runLoad(server, transport, 100, 5); // warm-up: the JIT and the heap settle before the measured run
-          const result = await runLoad(server, transport, clients, turns);
+          await runLoad(server, transport, 100, { turns: 5, thinkMs: 0 }); // warm-up: the JIT and the heap settle before the measured run
+          const result = await runLoad(server, transport, clients, { turns, thinkMs });
           await server.stop();
           rmSync(join(dir, 'chat.sqlite'), { force: true });
           const latency = summarize(result.latencies);
@@ -325,7 +344,7 @@ const benchmark: Benchmark = {
           }
         }
       }
-      console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn`);
+      console.log(`\n${machineLine()} · server and load in separate processes on loopback · scripted provider: 1 tool call + 10 text chunks per turn · ${thinkMs > 0 ? `clients pause 0–${2 * thinkMs} ms (mean ${thinkMs}) before each turn` : 'clients send each turn as soon as the last ends'}`);
       printTable('Chat server under concurrent clients', ['transport', 'clients', 'turns', 'turns/s', 'p50 ms', 'p99 ms', 'errors', 'server peak RSS MiB', 'RSS per connection KiB', 'server CPU %', 'server loop busy %', 'load CPU %'], rows);
       if (args.includes('--by-turn')) printTable("Latency by each client's turn number (all clients start together)", ['transport', 'clients', 'turn', 'fastest ms', 'p50 ms', 'p99 ms'], turnRows);
       const ready = await timeToReady(dir);
