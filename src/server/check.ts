@@ -3,8 +3,8 @@ import type { App } from '../data/index.js';
 import { createProvider } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
-import { findConfigFile, loadConfig, readConfigFile, safeParseConfig, splitConfig } from './config.js';
-import type { ConfigProblem, PlumbConfig } from './config.js';
+import { readSettings, safeParseConfig, splitConfig } from './config.js';
+import type { PlumbConfig } from './config.js';
 import { resolvePermission } from './permission.js';
 
 /** One problem `plumb check` reports, with a stable code. */
@@ -23,20 +23,25 @@ export interface CheckProblem {
 export async function checkConfiguration(options: { readonly path?: string; readonly cwd?: string; readonly app?: App }): Promise<{ config: PlumbConfig | undefined; file: string | undefined; problems: readonly CheckProblem[] }> {
   const cwd = options.cwd ?? process.cwd();
   const problems: CheckProblem[] = [];
-  let config: PlumbConfig;
-  let file: string | undefined;
-  let valid = true;
+  let read: Awaited<ReturnType<typeof readSettings>>;
   try {
-    ({ config, file } = await loadConfig({ ...(options.path === undefined ? {} : { path: options.path }), cwd }));
+    read = await readSettings({ ...(options.path === undefined ? {} : { path: options.path }), cwd });
   } catch (error) {
     if (!isPlumbError(error)) throw error;
-    const detailed = (error.details as { problems?: readonly ConfigProblem[] } | undefined)?.problems;
-    if (error.code === 'invalid_config' && detailed !== undefined) for (const problem of detailed) problems.push({ code: 'invalid_config', message: problem.message });
-    else problems.push({ code: error.code as CheckProblem['code'], message: error.message });
-    const rest = detailed === undefined ? undefined : await validRest(options.path, cwd, detailed);
-    if (rest === undefined) return { config: undefined, file: undefined, problems };
-    ({ config, file } = rest);
-    valid = false;
+    problems.push({ code: error.code as CheckProblem['code'], message: error.message });
+    return { config: undefined, file: undefined, problems };
+  }
+  const { raw, file } = read;
+  const parsed = safeParseConfig(raw);
+  let config: PlumbConfig;
+  if (parsed.ok) config = parsed.config;
+  else {
+    for (const problem of parsed.problems) problems.push({ code: 'invalid_config', message: problem.message });
+    // The other checks go on with the settings that have problems at their defaults.
+    const dropped = new Set(parsed.problems.map((problem) => problem.key.split('.')[0]));
+    const rest = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
+    if (!rest.ok) return { config: undefined, file, problems };
+    config = rest.config;
   }
 
   try {
@@ -65,15 +70,5 @@ export async function checkConfiguration(options: { readonly path?: string; read
       problems.push({ code, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { config: valid ? config : undefined, file, problems };
-}
-
-/** The configuration without the top-level settings that have problems (those fall back to their defaults). */
-async function validRest(path: string | undefined, cwd: string, invalid: readonly ConfigProblem[]): Promise<{ config: PlumbConfig; file: string | undefined } | undefined> {
-  const file = findConfigFile(path, cwd);
-  const raw = file === undefined ? {} : await readConfigFile(file);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const dropped = new Set(invalid.map((problem) => problem.key.split('.')[0]));
-  const parsed = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
-  return parsed.ok ? { config: parsed.config, file } : undefined;
+  return { config: parsed.ok ? config : undefined, file, problems };
 }

@@ -92,13 +92,18 @@ export async function readConfigFile(file: string): Promise<unknown> {
 
 /** Finds, reads and parses the configuration; `overrides` (CLI flags) win over the file. */
 export async function loadConfig(options: { readonly path?: string; readonly cwd?: string; readonly overrides?: Record<string, unknown> } = {}): Promise<{ config: PlumbConfig; file: string | undefined }> {
-  const cwd = options.cwd ?? process.cwd();
-  const file = findConfigFile(options.path, cwd);
+  const { raw, file } = await readSettings(options);
+  return { config: parseConfig({ ...raw, ...options.overrides }), file };
+}
+
+/** The settings object as the configuration file holds it (not yet validated), and the file. */
+export async function readSettings(options: { readonly path?: string; readonly cwd?: string }): Promise<{ raw: Record<string, unknown>; file: string | undefined }> {
+  const file = findConfigFile(options.path, options.cwd ?? process.cwd());
   const raw = file === undefined ? {} : await readConfigFile(file);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new PlumbError('invalid_config', `The configuration in '${file ?? '(none)'}' must be an object of settings.`);
   }
-  return { config: parseConfig({ ...raw, ...options.overrides }), file };
+  return { raw: raw as Record<string, unknown>, file };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -69,13 +69,16 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
         consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: consoleExamples },
         logger,
       });
+      const closeAll = async (): Promise<void> => {
+        await server.close();
+        await stack.close();
+        await app.close();
+      };
       let url: string;
       try {
         url = await server.listen({ port: config.port, host: config.host });
       } catch (error) {
-        await server.close();
-        await stack.close();
-        await app.close();
+        await closeAll();
         throw listenFailure(error, config.host, config.port);
       }
       io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
@@ -84,9 +87,7 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
       io.stdout(tryThis(`${url}/console/`, stack.reader !== undefined, stack.provider !== undefined));
       await signals.wait();
       io.stdout('Shutting down…\n');
-      await server.close();
-      await stack.close();
-      await app.close();
+      await closeAll();
     });
 }
 
