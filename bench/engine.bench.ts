@@ -214,7 +214,7 @@ async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
   const rows: (string | number)[][] = [];
   for (const k of ks) {
     const path = join(dir, `journal-k${k}.db`);
-    const subject = plumbTurn(openSqliteStore({ path }), k);
+    const subject = plumbTurn(await openSqliteStore({ path }), k);
     for (let i = 0; i < 200; i++) await subject.run(i);
     const reader = new Database(path);
     reader.pragma('wal_checkpoint(TRUNCATE)');
@@ -239,18 +239,24 @@ async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
   printTable('SQLite journal per turn (the store as it ships; WAL read with checkpoints held off)', ['turn', 'commits', 'WAL frames', 'KiB written to the WAL'], rows);
 }
 
+/** What one system measured gives: a turn to run, and its teardown. */
+interface Kit {
+  run: (i: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
 /** The systems measured side by side, each in a process of its own (see `measureApart`). */
-const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => { run: (i: number) => Promise<void>; close: () => Promise<void> } }[] = [
+const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => Kit | Promise<Kit> }[] = [
   { name: 'ai@6 generateText (MockLanguageModelV3)', make: (k) => aiTurn(k) },
   { name: 'Plumb engine, memory store', make: (k) => plumbTurn(createMemoryStore(), k) },
-  { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: (k, dir) => plumbTurn(openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
-  { name: 'Plumb engine, SQLite store (WAL, durability full)', make: (k, dir) => plumbTurn(openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
+  { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
+  { name: 'Plumb engine, SQLite store (WAL, durability full)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
   { name: '@langchain/langgraph StateGraph + ToolNode', make: (k) => langgraphTurn(k) },
 ];
 
 /** In a child process: one system's turns, measured, printed as one JSON line. */
 async function measureHere(system: number, k: number, turns: number, warmup: number, dir: string): Promise<void> {
-  const subject = systems[system]!.make(k, dir);
+  const subject = await systems[system]!.make(k, dir);
   const heapBefore = heapMb();
   const cpuBefore = process.cpuUsage();
   const samples = await measure(turns, subject.run, warmup);
@@ -321,7 +327,7 @@ const benchmark: Benchmark = {
       const longRows: (string | number)[][] = [];
       for (const [system, store] of [
         ['Plumb engine, memory store', createMemoryStore()],
-        ['Plumb engine, SQLite store (WAL, durability normal)', openSqliteStore({ path: join(dir, 'long.db') })],
+        ['Plumb engine, SQLite store (WAL, durability normal)', await openSqliteStore({ path: join(dir, 'long.db') })],
       ] as const) {
         const subject = await plumbLongThread(store, 1, earlier);
         const stats = summarize(await measure(longTurns, subject.run, Math.min(warmup, 50)));

@@ -5,3 +5,7 @@ export type { Actor, UserActor, AnonymousActor } from './actor.js';
 export { canonicalJson, canonicalHash, canonicalHmac } from './canonical-json.js';
 export { setBounded } from './bounded-map.js';
 export type { JsonValue, JsonPrimitive, JsonObject } from './json.js';
+export { coreErrorCodes } from './errors.js';
+export type { CoreErrorCode } from './errors.js';
+export { migrationState, migrateToLatest, sqliteMigrationKysely } from './migrations.js';
+export type { MigrationState, MigrationTarget, Migrations } from './migrations.js';

@@ -14,7 +14,7 @@ import { collect, createEngine } from './index.js';
 const [dbPath, markerPath] = process.argv.slice(2);
 if (dbPath === undefined || markerPath === undefined) throw new Error('usage: crash-child DB MARKER');
 
-const store = openSqliteStore({ path: dbPath });
+const store = await openSqliteStore({ path: dbPath });
 const engine = createEngine({
   store,
   provider: createScriptedProvider({

@@ -41,7 +41,7 @@ describe("a provider's opaque call state", () => {
     const path = join(dir, 'chat.db');
     const log = { writes: [], reads: [] };
     const provider = signingProvider();
-    const store = openSqliteStore({ path });
+    const store = await openSqliteStore({ path });
     const engine = createEngine({ store, provider, tools: testTools(log) });
     const first = await engine.ask({ actor: alice, requestKey: key(), text: 'find the bolt' });
     await engine.close();
@@ -49,7 +49,7 @@ describe("a provider's opaque call state", () => {
     const assistantCall = (request: CompletionRequest) => request.messages.find((message) => message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0);
     expect(assistantCall(provider.requests[1]!)).toMatchObject({ toolCalls: [{ id: 'c1', providerData: { thoughtSignature: 'sig-1' } }] });
 
-    const reopened = openSqliteStore({ path });
+    const reopened = await openSqliteStore({ path });
     const again = createEngine({ store: reopened, provider, tools: testTools(log) });
     await again.ask({ actor: alice, threadId: first.events[0]!.thread_id, requestKey: key(), text: 'and again' });
     await again.close();

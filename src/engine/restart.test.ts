@@ -19,8 +19,8 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
-function open(): Store {
-  const store = openSqliteStore({ path: join(dir.path, 'plumb.db') });
+async function open(): Promise<Store> {
+  const store = await openSqliteStore({ path: join(dir.path, 'plumb.db') });
   stores.push(store);
   return store;
 }
@@ -40,8 +40,8 @@ const readResult = (callId: string) => ({ kind: 'tool_result' as const, data: { 
 
 describe('restart', () => {
   it('fails a turn left running without a write in flight as interrupted, and retries it from its committed items', async () => {
-    const { threadId, turnId } = await stranded(open(), [readCall('c1'), readResult('c1')]);
-    const made = makeKit({ completions: [{ text: 'Three parts.' }] }, {}, { store: open() });
+    const { threadId, turnId } = await stranded((await open()), [readCall('c1'), readResult('c1')]);
+    const made = makeKit({ completions: [{ text: 'Three parts.' }] }, {}, { store: (await open()) });
     kits.push(made);
     await made.engine.ready;
     expect(await made.store.getTurn(turnId)).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
@@ -55,8 +55,8 @@ describe('restart', () => {
   });
 
   it('re-runs a read that had not finished before retrying the model', async () => {
-    const { turnId } = await stranded(open(), [readCall('c1')]);
-    const made = makeKit({ completions: [{ text: 'Done.' }] }, {}, { store: open() });
+    const { turnId } = await stranded((await open()), [readCall('c1')]);
+    const made = makeKit({ completions: [{ text: 'Done.' }] }, {}, { store: (await open()) });
     kits.push(made);
     const retried = await collect(made.engine.retry({ actor: alice, turnId, requestKey: key() }));
     expect(retried.events.map((event) => event.type)).toEqual(['tool_result', 'text_chunk', 'done']);
@@ -65,8 +65,8 @@ describe('restart', () => {
 
   it('fails a turn whose write had started as effect_outcome_unknown, and refuses to retry it', async () => {
     const write = { kind: 'tool_call' as const, data: { callId: 'w', name: 'touch', arguments: '{"id":1}', effect: 'write', step: 1 } };
-    const { turnId } = await stranded(open(), [write]);
-    const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store: open() });
+    const { turnId } = await stranded((await open()), [write]);
+    const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store: (await open()) });
     kits.push(made);
     await made.engine.ready;
     expect(await made.store.getTurn(turnId)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
@@ -85,10 +85,10 @@ describe('restart', () => {
   });
 
   it('keeps a waiting turn waiting across a restart', async () => {
-    const first = makeKit({ completions: [{ toolCalls: [{ id: 'w', name: 'create_part', arguments: { name: 'A' } }] }] }, {}, { store: open() });
+    const first = makeKit({ completions: [{ toolCalls: [{ id: 'w', name: 'create_part', arguments: { name: 'A' } }] }] }, {}, { store: (await open()) });
     const { events } = await first.engine.ask({ actor: alice, requestKey: key(), text: 'create A' });
     await first.engine.close();
-    const made = makeKit({ completions: [{ text: 'Created.' }] }, {}, { store: open() });
+    const made = makeKit({ completions: [{ text: 'Created.' }] }, {}, { store: (await open()) });
     kits.push(made);
     await made.engine.ready;
     expect(await made.store.getTurn(events[0]!.turn_id)).toMatchObject({ status: 'waiting' });
@@ -117,7 +117,7 @@ describe('restart', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-    const store = openSqliteStore({ path: dbPath });
+    const store = await openSqliteStore({ path: dbPath });
     stores.push(store);
     const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store });
     kits.push(made);

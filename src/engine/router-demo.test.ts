@@ -23,7 +23,7 @@ const key = (): string => `demo-req-${++keys}`;
 
 beforeEach(async () => {
   app = await createDemoApp({ path: join(dir.path, 'demo.sqlite'), now: new Date('2026-10-19T08:00:00Z') });
-  store = openSqliteStore({ path: join(dir.path, 'chat.sqlite') });
+  store = await openSqliteStore({ path: join(dir.path, 'chat.sqlite') });
 });
 afterEach(async () => {
   await engine?.close();

@@ -41,8 +41,8 @@ function sqlitePath(): string {
   return join(dir, 'chat.db');
 }
 
-function sqlite(path: string): Store {
-  const store = openSqliteStore({ path });
+async function sqlite(path: string): Promise<Store> {
+  const store = await openSqliteStore({ path });
   stores.push(store);
   return store;
 }
@@ -290,13 +290,13 @@ describe('router-first writes', () => {
 describe('the router session of a thread', () => {
   it('is kept across an engine restart on the same SQLite file', async () => {
     const path = sqlitePath();
-    const first = kit({}, sqlite(path));
+    const first = kit({}, (await sqlite(path)));
     const asked = await first.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
     const threadId = asked.events[0]!.thread_id;
     await first.engine.close();
     await stores.shift()!.close();
 
-    const second = kit({}, sqlite(path));
+    const second = kit({}, (await sqlite(path)));
     const reply = await second.engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
     expect(planOf(reply.events)).toMatchObject({ outcome: 'run', steps: [{ tool: 'charge_card', arguments: { amount: '40.00', order_id: '4411' } }] });
     const resumed = await collect(second.engine.confirm({ actor: alice, confirmationId: confirmOf(reply.events).id, confirmed: true }));
@@ -306,8 +306,8 @@ describe('the router session of a thread', () => {
 
   it('is read by a second engine on the same database', async () => {
     const path = sqlitePath();
-    const one = kit({}, sqlite(path));
-    const other = kit({}, sqlite(path));
+    const one = kit({}, (await sqlite(path)));
+    const other = kit({}, (await sqlite(path)));
     const asked = await one.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
     const threadId = asked.events[0]!.thread_id;
     const reply = await other.engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
@@ -320,8 +320,8 @@ describe('the router session of a thread', () => {
 
   it('goes on from what the thread holds, not from a session an engine kept live, once another engine wrote it', async () => {
     const path = sqlitePath();
-    const one = kit({}, sqlite(path));
-    const other = kit({}, sqlite(path));
+    const one = kit({}, (await sqlite(path)));
+    const other = kit({}, (await sqlite(path)));
     const asked = await one.engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
     expect(planOf(asked.events).outcome).toBe('ask');
     const threadId = asked.events[0]!.thread_id;

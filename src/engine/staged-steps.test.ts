@@ -27,7 +27,7 @@ describe('read steps are staged', () => {
     ],
   ])('shows a read step’s events only once the step is committed, and completes the turn in order: %s', async (_, script) => {
     const path = join(dir.path, 'chat.db');
-    const { engine } = kit(script, {}, { store: openSqliteStore({ path }) });
+    const { engine } = kit(script, {}, { store: await openSqliteStore({ path }) });
     const observer = new Database(path, { readonly: true });
     const committedKinds = (threadId: string): string[] =>
       (observer.prepare('SELECT kind FROM plumb_items WHERE thread_id = ? ORDER BY ordinal').all(threadId) as { kind: string }[]).map((row) => row.kind);

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runStoreConformance } from './conformance.js';
@@ -15,8 +17,8 @@ runStoreConformance({
     const dir = mkdtempSync(join(tmpdir(), 'plumb-store-'));
     const path = join(dir, 'plumb.db');
     return Promise.resolve({
-      store: openSqliteStore({ path, clock }),
-      reopen: async () => Promise.resolve(openSqliteStore({ path, clock })),
+      store: await openSqliteStore({ path, clock }),
+      reopen: async () => Promise.resolve(await openSqliteStore({ path, clock })),
       cleanup: async () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
     });
   },
@@ -35,8 +37,8 @@ runStoreConformance({
       return db;
     };
     return Promise.resolve({
-      store: openSqliteStore({ database: handle(), clock, tablePrefix: 'chat_' }),
-      reopen: async () => Promise.resolve(openSqliteStore({ database: handle(), clock, tablePrefix: 'chat_' })),
+      store: await openSqliteStore({ database: handle(), clock, tablePrefix: 'chat_' }),
+      reopen: async () => Promise.resolve(await openSqliteStore({ database: handle(), clock, tablePrefix: 'chat_' })),
       cleanup: async () => {
         for (const db of handles) db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -52,7 +54,7 @@ describe('sqlite store', () => {
   it('upgrades a schema version 1 file in place, keeping every record and its ordinals', async () => {
     const path = join(dir.path, 'v1.db');
     writeV1Database(path);
-    const store = openSqliteStore({ path, clock: () => 50_000 });
+    const store = await openSqliteStore({ path, clock: () => 50_000 });
     try {
       expect(await store.getThread(v1Fixture.threadId)).toEqual({
         id: 'th-1', owner: 'user:alice', title: 'Bolts', summary: 'They asked about bolts.', summaryThroughItemId: 'it-2', routerSession: '{"carried":true}', createdAt: 1000, updatedAt: 4000,
@@ -77,13 +79,14 @@ describe('sqlite store', () => {
     }
     const db = new Database(path);
     try {
-      expect(db.prepare("SELECT value FROM plumb_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+      expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal']);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'plumb_meta'").get()).toBeUndefined();
       const names = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'plumb_%' ORDER BY name").pluck().all() as string[]);
       expect(names.filter((name) => name.endsWith('_v1') || name === 'plumb_turns_status')).toEqual([]);
     } finally {
       db.close();
     }
-    const reopened = openSqliteStore({ path });
+    const reopened = await openSqliteStore({ path });
     expect((await reopened.listItems(v1Fixture.threadId)).map((item) => item.ordinal)).toEqual([1, 2, 3, 4, 5, 6]);
     await reopened.close();
   });
@@ -92,10 +95,10 @@ describe('sqlite store', () => {
     const path = join(dir.path, 'app.db');
     writeV1Database(path, 'chat_');
     const db = new Database(path);
-    const store = openSqliteStore({ database: db, tablePrefix: 'chat_' });
+    const store = await openSqliteStore({ database: db, tablePrefix: 'chat_' });
     expect((await store.listItems(v1Fixture.threadId)).map((item) => item.id)).toEqual(v1Fixture.items.map(([id]) => id));
     await store.close();
-    expect(db.prepare("SELECT value FROM chat_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+    expect(db.prepare('SELECT name FROM chat_journal_migrations').pluck().all()).toEqual(['0001_journal']);
     db.close();
   });
 
@@ -103,13 +106,13 @@ describe('sqlite store', () => {
     const db = new Database(join(dir.path, 'app.db'));
     try {
       db.pragma('synchronous = OFF');
-      await openSqliteStore({ database: db }).close();
+      await (await openSqliteStore({ database: db })).close();
       expect(db.pragma('synchronous', { simple: true })).toBe(0);
-      await openSqliteStore({ database: db, durability: 'full' }).close();
+      await (await openSqliteStore({ database: db, durability: 'full' })).close();
       expect(db.pragma('synchronous', { simple: true })).toBe(2);
-      await openSqliteStore({ database: db, durability: 'normal' }).close();
+      await (await openSqliteStore({ database: db, durability: 'normal' })).close();
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
-      expect(() => openSqliteStore({ database: db, durability: 'sometimes' as never })).toThrow(/Unknown durability 'sometimes'/);
+      await expect(openSqliteStore({ database: db, durability: 'sometimes' as never })).rejects.toThrow(/Unknown durability 'sometimes'/);
     } finally {
       db.close();
     }
@@ -128,7 +131,7 @@ describe('sqlite store', () => {
     };
 
     /** Many writes at once, as concurrent turns make them; returns how many were visible before the event loop turned. */
-    const burst = async (store: ReturnType<typeof openSqliteStore>, path: string, turnId: string, threadId: string, count: number): Promise<number> => {
+    const burst = async (store: Awaited<ReturnType<typeof openSqliteStore>>, path: string, turnId: string, threadId: string, count: number): Promise<number> => {
       const writes = Array.from({ length: count }, (_, index) => store.appendItems(turnId, [text(`w${index}`)]));
       const visible = seenElsewhere(path, threadId);
       await Promise.all(writes);
@@ -137,7 +140,7 @@ describe('sqlite store', () => {
 
     it('commits writes that come one at a time at once', async () => {
       const path = join(dir.path, 'alone.db');
-      const store = openSqliteStore({ path });
+      const store = await openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'hello' });
       const appended = store.appendItems(turn.id, [text('hi')]);
       expect(seenElsewhere(path, thread.id)).toBe(2);
@@ -147,7 +150,7 @@ describe('sqlite store', () => {
 
     it('lets writes that arrive together share a commit, settling each only once it is committed', async () => {
       const path = join(dir.path, 'group.db');
-      const store = openSqliteStore({ path });
+      const store = await openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const visibleBefore = await burst(store, path, turn.id, thread.id, 40);
       expect(visibleBefore).toBeLessThan(41);
@@ -162,7 +165,7 @@ describe('sqlite store', () => {
 
     it('undoes a failing write alone and commits the others of its batch', async () => {
       const path = join(dir.path, 'failing.db');
-      const store = openSqliteStore({ path });
+      const store = await openSqliteStore({ path });
       const first = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const second = await store.beginTurn({ owner: 'user:bob', requestKey: 'b', input: 'two' });
       await burst(store, path, second.turn.id, second.thread.id, 40);
@@ -178,7 +181,7 @@ describe('sqlite store', () => {
 
     it('applies a staged write at once and commits it with the next write, or at the end of the event-loop turn', async () => {
       const path = join(dir.path, 'staged.db');
-      const store = openSqliteStore({ path });
+      const store = await openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const staged = await store.stageItems(turn.id, [text('read step')], { status: 'running' });
       expect(staged.records.map((record) => record.ordinal)).toEqual([2]);
@@ -204,7 +207,7 @@ describe('sqlite store', () => {
 
     it('commits staged writes at once where commits are not grouped', async () => {
       const path = join(dir.path, 'staged-off.db');
-      const store = openSqliteStore({ path, groupCommit: false });
+      const store = await openSqliteStore({ path, groupCommit: false });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       const staged = await store.stageItems(turn.id, [text('read step')]);
       expect(seenElsewhere(path, thread.id)).toBe(2);
@@ -214,13 +217,13 @@ describe('sqlite store', () => {
 
     it('commits an open batch on close', async () => {
       const path = join(dir.path, 'close.db');
-      const store = openSqliteStore({ path });
+      const store = await openSqliteStore({ path });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       await burst(store, path, turn.id, thread.id, 40);
       const pending = store.appendItems(turn.id, [text('late')], { status: 'completed' });
       await store.close();
       await pending;
-      const reopened = openSqliteStore({ path });
+      const reopened = await openSqliteStore({ path });
       expect(await reopened.listItems(thread.id)).toHaveLength(42);
       expect((await reopened.getTurn(turn.id))?.status).toBe('completed');
       await reopened.close();
@@ -228,20 +231,20 @@ describe('sqlite store', () => {
 
     it('can be turned off, and refuses a non-boolean setting', async () => {
       const path = join(dir.path, 'off.db');
-      const store = openSqliteStore({ path, groupCommit: false });
+      const store = await openSqliteStore({ path, groupCommit: false });
       const { thread, turn } = await store.beginTurn({ owner: 'user:alice', requestKey: 'a', input: 'one' });
       expect(await burst(store, path, turn.id, thread.id, 40)).toBe(41);
       await store.close();
-      expect(() => openSqliteStore({ path, groupCommit: 'yes' as never })).toThrow(/groupCommit must be true or false, not "yes"/);
+      await expect(openSqliteStore({ path, groupCommit: 'yes' as never })).rejects.toThrow(/groupCommit must be true or false, not "yes"/);
     });
   });
 
   it('keeps committed turns across reopening with durability full', async () => {
     const path = join(dir.path, 'full.db');
-    const store = openSqliteStore({ path, durability: 'full' });
+    const store = await openSqliteStore({ path, durability: 'full' });
     const begun = await store.beginTurn({ owner: 'user:alice', requestKey: 'k', input: 'hello' });
     await store.close();
-    const reopened = openSqliteStore({ path, durability: 'full' });
+    const reopened = await openSqliteStore({ path, durability: 'full' });
     expect(await reopened.getTurn(begun.turn.id)).toEqual(begun.turn);
     await reopened.close();
   });
@@ -249,20 +252,41 @@ describe('sqlite store', () => {
   it('leaves a shared handle open and its own tables beside the app', async () => {
     const db = new Database(join(dir.path, 'app.db'));
     db.prepare('CREATE TABLE parts (id INTEGER PRIMARY KEY, name TEXT)').run();
-    const store = openSqliteStore({ database: db });
+    const store = await openSqliteStore({ database: db });
     await store.createThread({ owner: 'user:alice' });
     await store.close();
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-    expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_meta', 'plumb_threads', 'plumb_turns']);
+    expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_journal_migrations', 'plumb_journal_migrations_lock', 'plumb_threads', 'plumb_turns']);
     db.close();
   });
 
-  it('refuses a database written by a newer schema', () => {
+  it('refuses a database written by a newer schema, from before migrations or after', async () => {
     const path = join(dir.path, 'plumb.db');
     const db = new Database(path);
     db.prepare('CREATE TABLE plumb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)').run();
     db.prepare("INSERT INTO plumb_meta VALUES ('schema_version', '99')").run();
     db.close();
-    expect(() => openSqliteStore({ path })).toThrow(/schema version 99/);
+    await expect(openSqliteStore({ path })).rejects.toMatchObject({ code: 'store_schema_mismatch', message: expect.stringMatching(/schema version 99/) });
+
+    const newer = join(dir.path, 'newer.db');
+    await (await openSqliteStore({ path: newer })).close();
+    const handle = new Database(newer);
+    handle.prepare("INSERT INTO plumb_journal_migrations (name, timestamp) VALUES ('0002_from_the_future', '2027-01-01T00:00:00.000Z')").run();
+    handle.close();
+    await expect(openSqliteStore({ path: newer })).rejects.toMatchObject({ code: 'store_schema_mismatch', message: expect.stringMatching(/0002_from_the_future/) });
+  });
+
+  it('migrates a new file once when two processes open it at the same moment', async () => {
+    const path = join(dir.path, 'race.db');
+    const child = join(import.meta.dirname, 'open-child.fixture.ts');
+    await Promise.all(['user:alice', 'user:bob'].map((owner) => run(process.execPath, ['--import', 'tsx', child, path, owner])));
+    const store = await openSqliteStore({ path });
+    expect((await store.listThreads('user:alice')).length + (await store.listThreads('user:bob')).length).toBe(2);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal']);
+    db.close();
   });
 });
+
+const run = promisify(execFile);

@@ -4,7 +4,8 @@ import type { JsonValue } from '../core/index.js';
 import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound, retentionLimit } from './records.js';
 import { GroupCommit } from './group-commit.js';
 import { orderedIds } from './ordered-ids.js';
-import { activeCondition, schemaStatements, schemaVersion, upgradeFromV1Statements } from './sqlite-schema.js';
+import { activeCondition } from './sqlite-schema.js';
+import { migrateJournal } from './sqlite-migrations.js';
 import { activeTurnStatuses } from './types.js';
 import type {
   BeginTurnInput,
@@ -137,37 +138,13 @@ export class SqliteStore implements Store {
   #closed = false;
   readonly #group: GroupCommit | undefined;
 
-  constructor(options: SqliteStoreOptions) {
-    if ((options.path === undefined) === (options.database === undefined)) {
-      throw new PlumbError('store_invalid_record', 'openSqliteStore needs exactly one of `path` (its own file) or `database` (a shared handle).');
-    }
-    const durability = options.durability;
-    if (durability !== undefined && durability !== 'normal' && durability !== 'full') {
-      throw new PlumbError('store_invalid_record', `Unknown durability '${String(durability)}'. Durabilities: normal, full.`);
-    }
-    if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
-      throw new PlumbError('store_invalid_record', `groupCommit must be true or false, not ${JSON.stringify(options.groupCommit)}.`);
-    }
-    const prefix = options.tablePrefix ?? 'plumb_';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
-      throw new PlumbError('store_invalid_record', `Table prefix '${prefix}' must be letters, digits and underscores.`);
-    }
-    this.#owned = options.database === undefined;
-    this.#db = options.database ?? new Database(options.path);
+  /** Use `openSqliteStore`, which checks the options and migrates the tables first. */
+  constructor(db: Database.Database, owned: boolean, prefix: string, options: SqliteStoreOptions) {
+    this.#db = db;
+    this.#owned = owned;
     this.#clock = options.clock ?? Date.now;
     this.#ids = options.ids ?? orderedIds(this.#clock);
-    try {
-      if (this.#owned) {
-        this.#db.pragma('journal_mode = WAL');
-        this.#db.pragma('busy_timeout = 5000');
-      }
-      if (this.#owned || durability !== undefined) this.#db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
-      ensureSchema(this.#db, prefix);
-      this.#sql = prepare(this.#db, prefix);
-    } catch (error) {
-      if (this.#owned) this.#db.close();
-      throw error;
-    }
+    this.#sql = prepare(this.#db, prefix);
     this.#group = this.#owned && options.groupCommit !== false ? new GroupCommit(this.#db) : undefined;
     const beginTurn = this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input));
     const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch));
@@ -529,40 +506,39 @@ export class SqliteStore implements Store {
   }
 }
 
-export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  return new SqliteStore(options);
-}
-
 /**
- * Creates the tables on a fresh database, upgrades a version 1 database in place, and refuses
- * one written by a newer (or unknown) schema. The version is read first without a lock; any
- * change happens in an IMMEDIATE transaction that reads it again, so that two processes opening
- * the same file at once upgrade it once.
+ * Opens the SQLite journal: its own file (WAL mode) or a handle the application shares, with the
+ * tables brought up to this build's schema by the journal's migrations.
  */
-function ensureSchema(db: Database.Database, prefix: string): void {
-  const meta = `${prefix}meta`;
-  const readVersion = (): string | undefined => {
-    const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(meta);
-    if (exists === undefined) return undefined;
-    return (db.prepare(`SELECT value FROM ${meta} WHERE key = 'schema_version'`).get() as { value: string } | undefined)?.value;
-  };
-  const check = (version: string): void => {
-    if (version === String(schemaVersion) || version === '1') return;
-    const known = /^\d+$/.test(version) && Number(version) > schemaVersion ? 'newer than this build' : 'unknown to this build';
-    throw new PlumbError('store_schema_mismatch', `The database has Plumb schema version ${version} (${known}, which knows ${schemaVersion}). Upgrade Plumb, or point the store at another database.`);
-  };
-  const seen = readVersion();
-  if (seen !== undefined) check(seen);
-  if (seen === String(schemaVersion)) return;
-  db.transaction(() => {
-    db.prepare(`CREATE TABLE IF NOT EXISTS ${meta} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`).run();
-    const version = readVersion();
-    if (version === String(schemaVersion)) return;
-    if (version !== undefined) check(version);
-    const statements = version === '1' ? upgradeFromV1Statements(prefix) : schemaStatements(prefix);
-    for (const statement of statements) db.prepare(statement).run();
-    db.prepare(`INSERT INTO ${meta} (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(schemaVersion));
-  }).immediate();
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  if ((options.path === undefined) === (options.database === undefined)) {
+    throw new PlumbError('store_invalid_record', 'openSqliteStore needs exactly one of `path` (its own file) or `database` (a shared handle).');
+  }
+  const durability = options.durability;
+  if (durability !== undefined && durability !== 'normal' && durability !== 'full') {
+    throw new PlumbError('store_invalid_record', `Unknown durability '${String(durability)}'. Durabilities: normal, full.`);
+  }
+  if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+    throw new PlumbError('store_invalid_record', `groupCommit must be true or false, not ${JSON.stringify(options.groupCommit)}.`);
+  }
+  const prefix = options.tablePrefix ?? 'plumb_';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+    throw new PlumbError('store_invalid_record', `Table prefix '${prefix}' must be letters, digits and underscores.`);
+  }
+  const owned = options.database === undefined;
+  const db = options.database ?? new Database(options.path);
+  try {
+    if (owned) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+    }
+    if (owned || durability !== undefined) db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    await migrateJournal(db, prefix);
+    return new SqliteStore(db, owned, prefix, options);
+  } catch (error) {
+    if (owned) db.close();
+    throw error;
+  }
 }
 
 function prepare(db: Database.Database, prefix: string) {
