@@ -17,6 +17,8 @@ import type { DataRuntime, ListArgs, PageArgs } from './request-scope.js';
 import { resolveManagers } from './resolve-managers.js';
 import { rowCodec } from './row-codec.js';
 import type { Row, RowCodec } from './row-codec.js';
+import { assertMigrated } from './migrations.js';
+import type { MigrationSource } from './migrations.js';
 import { syncSchema } from './schema-sync.js';
 import { parseDataSettings } from './settings.js';
 import type { DataSettings, DataSettingsInput } from './settings.js';
@@ -24,6 +26,16 @@ import type { DataSettings, DataSettingsInput } from './settings.js';
 export interface AppOptions {
   readonly managers: readonly ManagerSpec[];
   readonly database: Database;
+  /**
+   * `own` (default): missing tables are created by `ready()`. `attach`: the tables are the host's;
+   * `ready()` checks every mapped table and column and never creates or alters anything.
+   */
+  readonly tables?: 'own' | 'attach';
+  /**
+   * The app's migrations (`own` tables): `ready()` refuses to run while one is not applied
+   * (`migrations_pending`), and once there are any, tables are made by them alone.
+   */
+  readonly migrations?: MigrationSource;
   readonly settings?: DataSettingsInput;
   /** Called with every SQL statement the app runs (after compiling, before running). */
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
@@ -95,6 +107,8 @@ class DataApp implements App {
   /** Document objects already validated against this schema (callers never change a document they passed). */
   readonly #validatedNodes = new WeakSet<DocumentNode>();
   readonly #onQuery: AppOptions['onQuery'];
+  readonly #tables: 'own' | 'attach';
+  readonly #migrations: MigrationSource | undefined;
   readonly #runtime: DataRuntime;
   #statements = 0;
   #ready: Promise<void> | undefined;
@@ -106,7 +120,9 @@ class DataApp implements App {
     this.settings = parseDataSettings(options.settings ?? {});
     this.#byName = new Map(managers.map((manager) => [manager.name, manager]));
     this.#onQuery = options.onQuery;
-    for (const manager of managers) this.#codecs.set(manager, rowCodec(manager));
+    this.#tables = options.tables ?? 'own';
+    this.#migrations = options.migrations;
+    for (const manager of managers) this.#codecs.set(manager, rowCodec(manager, this.database.values));
     this.schema = buildSchema(managers, { lookups: (manager) => this.lookups(manager) });
     this.#runtime = {
       database: this.database,
@@ -145,11 +161,18 @@ class DataApp implements App {
 
   ready(): Promise<void> {
     if (this.#closed || this.database.closed) return Promise.reject(new PlumbError('closed', 'The app is closed; define a new one to keep working.'));
-    this.#ready ??= syncSchema(this.database, this.managers).catch((error: unknown) => {
+    this.#ready ??= this.#prepare().catch((error: unknown) => {
       this.#ready = undefined; // forget a failed try: the host may fix the database and call again
       throw error;
     });
     return this.#ready;
+  }
+
+  async #prepare(): Promise<void> {
+    if (this.#tables === 'attach') return syncSchema(this.database, this.managers, 'attach');
+    if (this.#migrations === undefined) return syncSchema(this.database, this.managers, 'own');
+    const state = await assertMigrated(this.database, this.#migrations);
+    return syncSchema(this.database, this.managers, state.applied.length > 0 ? 'migrated' : 'own');
   }
 
   #require(name: string): Manager {
@@ -270,7 +293,11 @@ class DataApp implements App {
     this.#runtime.onQuery(query.sql, query.parameters);
     const result = await this.database.execute(query);
     if (result.rows.length > options.limit) return null;
-    return result.rows.map((row) => String(row['v']));
+    const shape = { type: field.type, scale: field.scale, values: field.values };
+    return result.rows.map((row) => {
+      const value = this.database.values.fromStorage(shape, row['v']);
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    });
   }
 
   async close(): Promise<void> {

@@ -4,18 +4,22 @@ import { idColumn } from './conditions.js';
 import type { Database } from './database.js';
 import { checkInput } from './inputs.js';
 import { createIndexes, dropIndexes, indexedColumns } from './schema-sync.js';
+import { assignsKeys } from './keys.js';
+import type { RowKey } from './keys.js';
 import type { Manager } from './model.js';
 
 /**
  * Trusted bulk insert for seeding: no permissions, values checked and converted as create does,
  * `one` relations as ids, `manyToMany` as id lists, explicit ids allowed. One transaction; rows
- * without an id get the next free ones. Returns how many rows were inserted.
+ * without an id get the next free ones; afterwards the table's id generator is moved past them.
+ * Returns how many rows were inserted.
  */
 export async function loadRows(database: Database, manager: Manager, rows: Iterable<Readonly<Record<string, unknown>>>): Promise<number> {
   const idName = idColumn(manager);
+  const integerKeys = assignsKeys(manager);
   const max = await database.execute(sql`select max(${sql.ref(idName)}) as m from ${sql.table(manager.table)}`.compile(database.kysely));
   const empty = max.rows[0]?.m === null || max.rows[0]?.m === undefined;
-  let nextId = Number(max.rows[0]?.m ?? 0) + 1;
+  let nextId = integerKeys ? Number(max.rows[0]?.m ?? 0) + 1 : 0;
   let count = 0;
   // Into an empty table, building the indexes once afterwards is much faster than updating them
   // row by row (random B-tree inserts); they are rebuilt whatever happens.
@@ -26,12 +30,13 @@ export async function loadRows(database: Database, manager: Manager, rows: Itera
       let columns: string[] | undefined;
       let columnsKey = '';
       for (const row of rows) {
-        const checked = checkInput(manager, row, 'load');
-        let id = checked.values.get(idName) as number | undefined;
+        const checked = checkInput(database.values, manager, row, 'load');
+        let id = checked.values.get(idName) as RowKey | undefined;
         if (id === undefined) {
+          if (!integerKeys) throw new PlumbError('invalid_input', `${manager.name}.id: a row of a manager with string keys gives its key.`, { details: { manager: manager.name, field: 'id' } });
           id = nextId++;
           checked.values.set(idName, id);
-        } else if (id >= nextId) {
+        } else if (typeof id === 'number' && id >= nextId) {
           nextId = id + 1;
         }
         const key = [...checked.values.keys()].join(',');
@@ -58,5 +63,6 @@ export async function loadRows(database: Database, manager: Manager, rows: Itera
   } finally {
     await createIndexes(database, manager.table, indexes);
   }
+  if (count > 0) await database.syncIdentity(manager.table, idName);
   return count;
 }

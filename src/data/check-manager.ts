@@ -33,7 +33,7 @@ function checkField(owner: string, name: string, raw: unknown, problems: string[
     problems.push(`${where}: unknown field type '${String(spec.type)}'. Types: ${fieldTypes.join(', ')}.`);
     return;
   }
-  if (name === 'id' && spec.type !== 'integer') problems.push(`${where}: a declared 'id' must have type integer (it is the primary key).`);
+  if (name === 'id' && spec.type !== 'integer' && spec.type !== 'string') problems.push(`${where}: a declared 'id' is the primary key: its type is integer (an id the database assigns) or string (a key the writer gives, such as a code or a UUID).`);
   if (spec.column !== undefined && !sqlNamePattern.test(spec.column)) problems.push(`${where}: column '${spec.column}' is not a plain SQL name.`);
   if (spec.type === 'enum') {
     if (!Array.isArray(spec.values) || spec.values.length === 0) problems.push(`${where}: an enum needs a non-empty 'values' list.`);
@@ -80,6 +80,12 @@ function checkRelation(owner: string, name: string, raw: unknown, problems: stri
   }
   if (spec.kind === 'one' && spec.column !== undefined && !sqlNamePattern.test(spec.column)) problems.push(`${where}: column '${spec.column}' is not a plain SQL name.`);
   if (spec.kind === 'manyToMany' && spec.through !== undefined && !sqlNamePattern.test(spec.through)) problems.push(`${where}: through table '${spec.through}' is not a plain SQL name.`);
+  if (spec.kind === 'manyToMany') {
+    for (const key of ['sourceColumn', 'targetColumn'] as const) {
+      const column = spec[key];
+      if (column !== undefined && (typeof column !== 'string' || !sqlNamePattern.test(column))) problems.push(`${where}: ${key} '${String(column)}' is not a plain SQL name.`);
+    }
+  }
   if (spec.kind === 'many' && (typeof spec.via !== 'string' || spec.via.length === 0)) problems.push(`${where}: a many relation names, in 'via', the one relation on ${String(spec.target)} that it reverses.`);
 }
 

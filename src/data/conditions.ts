@@ -3,10 +3,11 @@ import type { RawBuilder } from 'kysely';
 import { PlumbError } from '../core/index.js';
 import type { SqlFragments } from './database.js';
 import type { RowCondition } from './definition-types.js';
-import { toStorage, ValueProblem } from './field-values.js';
+import { ValueProblem } from './field-values.js';
 import { lookupSeparator, resolveLookup } from './lookups.js';
 import type { ResolvedLookup } from './lookups.js';
 import type { Manager, Relation } from './model.js';
+import type { ValueStorage } from './value-storage.js';
 
 /** Most values an `__in` lookup accepts. */
 export const maxInValues = 1000;
@@ -15,6 +16,7 @@ export type Sql = RawBuilder<unknown>;
 
 export interface ConditionScope {
   readonly fragments: SqlFragments;
+  readonly values: ValueStorage;
   /**
    * The actor's read condition for a manager, applied inside traversals so that a filter cannot
    * reveal rows through relations the actor may not see. Undefined: trusted (no permissions).
@@ -33,13 +35,9 @@ export function column(alias: string, name: string): Sql {
   return sql.ref(`${alias}.${name}`);
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-function storageValue(lookup: ResolvedLookup, value: unknown): unknown {
+function storageValue(scope: ConditionScope, lookup: ResolvedLookup, value: unknown): unknown {
   try {
-    return toStorage(lookup.shape, value);
+    return scope.values.toStorage(lookup.shape, value);
   } catch (error) {
     if (!(error instanceof ValueProblem)) throw error;
     throw new PlumbError('invalid_filter_value', `Filter '${lookup.key}': ${error.reason}.`, { details: { key: lookup.key } });
@@ -59,7 +57,7 @@ function leaf(scope: ConditionScope, lookup: ResolvedLookup, alias: string, valu
         throw new PlumbError('invalid_filter_value', `Filter '${lookup.key}': at most ${maxInValues} values, got ${value.length}.`, { details: { key: lookup.key } });
       }
       if (value.length === 0) return sqlFalse;
-      return sql`${ref} in (${sql.join(value.map((item) => storageValue(lookup, item)))})`;
+      return sql`${ref} in (${sql.join(value.map((item) => storageValue(scope, lookup, item)))})`;
     }
     default:
       break;
@@ -68,16 +66,16 @@ function leaf(scope: ConditionScope, lookup: ResolvedLookup, alias: string, valu
     if (lookup.operator === 'exact') return sql`${ref} is null`;
     throw new PlumbError('invalid_filter_value', `Filter '${lookup.key}': null only works with the exact lookup; use ${lookup.key.replace(/__[a-z]+$/, '')}__isnull.`, { details: { key: lookup.key } });
   }
-  const stored = storageValue(lookup, value);
+  const stored = storageValue(scope, lookup, value);
   switch (lookup.operator) {
     case 'exact':
       return sql`${ref} = ${stored}`;
     case 'iexact':
-      return sql`lower(${ref}) = lower(${stored})`;
+      return scope.fragments.iexact(ref, stored as string);
     case 'contains':
       return scope.fragments.contains(ref, stored as string);
     case 'icontains':
-      return sql`lower(${ref}) like lower(${`%${escapeLike(stored as string)}%`}) escape '\\'`;
+      return scope.fragments.icontains(ref, stored as string);
     case 'startswith':
       return scope.fragments.startsWith(ref, stored as string);
     case 'gt':

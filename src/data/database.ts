@@ -1,10 +1,12 @@
 import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { FieldType } from './definition-types.js';
+import type { ValueStorage } from './value-storage.js';
 
 /**
  * The SQL seam. Managers and GraphQL build queries with kysely's `sql` templates and run them here;
- * each database (SQLite now, PostgreSQL later) supplies a kysely instance for its dialect (quoting,
- * placeholders, introspection), a few dialect-specific fragments, and its own execution.
+ * each database (SQLite, PostgreSQL) supplies a kysely instance for its dialect (quoting,
+ * placeholders, introspection), a few dialect-specific fragments, how it stores values, and its
+ * own execution.
  */
 export interface QueryResult {
   readonly rows: readonly Record<string, unknown>[];
@@ -16,29 +18,38 @@ export interface SqlExecutor {
   execute(query: CompiledQuery): Promise<QueryResult>;
 }
 
-/** Storage kinds a manager needs a column for. */
-export type ColumnKind = FieldType | 'id' | 'foreignKey';
+/** Storage kinds a manager needs a column for: `id` and `foreignKey` hold integer ids, `key` a string key (a primary key or a foreign key to one). */
+export type ColumnKind = FieldType | 'id' | 'foreignKey' | 'key';
 
 export interface ColumnInfo {
   readonly name: string;
   readonly dataType: string;
   readonly nullable: boolean;
   readonly hasDefault: boolean;
+  /** The labels of a column of an enumerated type (PostgreSQL `CREATE TYPE … AS ENUM`), in their order. */
+  readonly enumValues?: readonly string[];
 }
 
-/** SQL that differs between databases. */
+/** SQL that differs between databases. In every test, `%`, `_` and `\` in the value are literal. */
 export interface SqlFragments {
   /** Case-sensitive substring test. */
   contains(column: RawBuilder<unknown>, value: string): RawBuilder<unknown>;
   /** Case-sensitive prefix test. */
   startsWith(column: RawBuilder<unknown>, value: string): RawBuilder<unknown>;
-  /** The column type used in CREATE TABLE for a kind of value. */
-  columnType(kind: ColumnKind): string;
-  /** Whether an introspected column type is what `columnType(kind)` would create. */
-  typeMatches(kind: ColumnKind, dataType: string): boolean;
+  /** Case-insensitive substring test. */
+  icontains(column: RawBuilder<unknown>, value: string): RawBuilder<unknown>;
+  /** Case-insensitive equality. */
+  iexact(column: RawBuilder<unknown>, value: string): RawBuilder<unknown>;
+  /** The column type used in CREATE TABLE for a kind of value; `scale` is a decimal's digits after the point. */
+  columnType(kind: ColumnKind, scale?: number): string;
+  /** Whether an introspected column type holds what `columnType(kind, scale)` would create. */
+  typeMatches(kind: ColumnKind, dataType: string, scale?: number): boolean;
 }
 
-/** Appends rows inside one bulk transaction (implementations may buffer). */
+/**
+ * Appends rows inside one bulk transaction. Implementations may buffer: PostgreSQL writes each
+ * table's rows together, tables in the order they first appear, rows of a table in append order.
+ */
 export interface BulkWriter {
   append(table: string, columns: readonly string[], values: readonly unknown[]): void;
 }
@@ -48,13 +59,23 @@ export interface Database extends SqlExecutor {
   /** Query builder and introspection for this database's dialect. Do not destroy it yourself. */
   readonly kysely: Kysely<unknown>;
   readonly fragments: SqlFragments;
+  /** How row-JSON values are bound and read back. */
+  readonly values: ValueStorage;
   readonly closed: boolean;
-  /** Runs `work` in a transaction; other statements wait until it ends. */
+  /**
+   * Runs `work` in a transaction. Statements outside it never see its uncommitted rows and are
+   * never part of it: on SQLite they wait until it ends; on PostgreSQL they run on other connections.
+   */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /** Trusted bulk insert in one transaction with prepared statements; rolls back if `work` throws. */
+  /** Trusted bulk insert in one transaction; rolls all of it back if `work` throws or a row is refused. */
   bulk(work: (writer: BulkWriter) => void): Promise<void>;
-  /** Columns of a table, or undefined when it does not exist. */
+  /** Columns of a table in the database's schema, or undefined when it does not exist. */
   tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined>;
+  /**
+   * Moves the id generator of `table` past the largest `column` value, after rows were written
+   * with explicit ids (bulk loads), so that the next insert without an id does not collide.
+   */
+  syncIdentity(table: string, column: string): Promise<void>;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }

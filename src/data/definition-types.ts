@@ -61,6 +61,10 @@ export type RelationSpec =
       readonly reverse?: string;
       /** Join table. Default: `<this table>_<relation in snake_case>`. */
       readonly through?: string;
+      /** Join-table column holding this manager's key. Default: `<this manager in snake_case>_id`. */
+      readonly sourceColumn?: string;
+      /** Join-table column holding the target's key. Default: `<target in snake_case>_id`. */
+      readonly targetColumn?: string;
       readonly description?: string;
     };
 

@@ -55,8 +55,9 @@ describe('defineManager', () => {
     expect(problems).toEqual([expect.stringMatching(/duplicate name/)]);
   });
 
-  it('refuses a declared id that is not an integer', () => {
-    expect(problemsOf(() => defineManager({ name: 'Part', fields: { id: 'string' } }))).toEqual([expect.stringMatching(/'id' must have type integer/)]);
+  it('takes a declared id of type integer or string only', () => {
+    expect(problemsOf(() => defineManager({ name: 'Part', fields: { id: 'float' } }))).toEqual([expect.stringMatching(/a declared 'id' is the primary key: its type is integer .* or string/)]);
+    expect(() => defineManager({ name: "Part", fields: { id: { type: "string", column: "code" } } })).not.toThrow();
   });
 });
 

@@ -5,6 +5,7 @@ export const dataErrorCodes = {
   invalid_definition: 'A manager declaration or the set of managers given to defineApp is invalid.',
   invalid_settings: 'The data settings do not match their schema (unknown key or bad value).',
   schema_mismatch: 'An existing SQL table does not match its manager definition.',
+  migrations_pending: 'The app has migrations that are not applied to its database yet; plumb migrate up applies them.',
   unknown_manager: 'No manager has that name.',
   unknown_filter_key: 'A filter or exclude names a lookup key the manager does not have.',
   unsupported_operator: 'A lookup uses an operator that the field type does not support.',
@@ -18,6 +19,12 @@ export const dataErrorCodes = {
   result_too_large: 'A request read more rows than maxRowsPerRequest allows.',
   timeout: 'The operation was aborted by its signal before it finished.',
   closed: 'The app or database has been closed.',
+  database_unreachable: 'The database server could not be reached (refused, unknown host, no answer in time) or dropped the connection.',
+  database_auth_failed: 'The database server refused the user name or password.',
+  unknown_database: 'The database, or the schema given to postgres(), does not exist on the server.',
+  database_busy: 'No database connection became free within the connection timeout: the pool or the server is at its limit.',
+  number_out_of_range: 'A number read from the database does not fit a JavaScript number exactly (beyond Number.MAX_SAFE_INTEGER).',
+  transaction_aborted: 'A statement inside a transaction failed, so the database rolled the whole transaction back.',
 } as const satisfies ErrorCatalogue;
 
 export type DataErrorCode = keyof typeof dataErrorCodes;

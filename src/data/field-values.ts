@@ -15,7 +15,8 @@ export class ValueProblem extends Error {
 }
 
 export interface ValueShape {
-  readonly type: FieldType | 'id';
+  /** A field's type, or a key: `id` (an integer id), `key` (a string key). */
+  readonly type: FieldType | 'id' | 'key';
   readonly scale: number;
   readonly values: readonly string[] | undefined;
 }
@@ -32,8 +33,16 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** Parses a decimal (string or number) into its scaled integer. */
-export function decimalToScaled(value: unknown, scale: number): number {
+interface DecimalDigits {
+  readonly negative: boolean;
+  /** Digits before the point, without leading zeros ('' for zero). */
+  readonly whole: string;
+  /** Digits after the point, exactly `scale` of them. */
+  readonly fraction: string;
+}
+
+/** Splits a decimal (string or number) into its digits at `scale` places; more significant places are refused. */
+function decimalDigits(value: unknown, scale: number): DecimalDigits {
   let text: string;
   if (typeof value === 'string') text = value.trim();
   else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
@@ -41,15 +50,44 @@ export function decimalToScaled(value: unknown, scale: number): number {
   else throw new ValueProblem(`expected a decimal such as "12.50", got ${describe(value)}`);
   const match = decimalPattern.exec(text);
   if (match === null) throw new ValueProblem(`expected a decimal such as "12.50", got ${describe(value)}`);
-  const [, sign, whole, rawFraction = ''] = match;
+  const [, sign, whole = '', rawFraction = ''] = match;
   const fraction = rawFraction.replace(/0+$/, '');
   if (fraction.length > scale) {
     throw new ValueProblem(`expected at most ${scale} decimal place${scale === 1 ? '' : 's'}, got ${describe(value)}`);
   }
-  const digits = `${whole}${fraction.padEnd(scale, '0')}`.replace(/^0+(?=\d)/, '');
-  const scaled = Number(digits);
+  const digits = { whole: whole.replace(/^0+/, ''), fraction: fraction.padEnd(scale, '0') };
+  return { negative: sign === '-' && /[1-9]/.test(digits.whole + digits.fraction), ...digits };
+}
+
+/** Parses a decimal (string or number) into its scaled integer. */
+export function decimalToScaled(value: unknown, scale: number): number {
+  const { negative, whole, fraction } = decimalDigits(value, scale);
+  const scaled = Number(`${whole}${fraction}`.replace(/^0+(?=\d)/, '') || '0');
   if (!Number.isSafeInteger(scaled)) throw new ValueProblem(`decimal ${describe(value)} is too large`);
-  return sign === '-' && scaled !== 0 ? -scaled : scaled;
+  return negative ? -scaled : scaled;
+}
+
+/**
+ * Parses a decimal (string or number) into its canonical text at `scale` places ("12.5", 2 →
+ * "12.50"), refusing more than `precision` significant digits in all.
+ */
+export function decimalToCanonical(value: unknown, scale: number, precision: number): string {
+  const { negative, whole, fraction } = decimalDigits(value, scale);
+  if (whole.length + scale > precision) throw new ValueProblem(`decimal ${describe(value)} is too large`);
+  return `${negative ? '-' : ''}${whole || '0'}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+/**
+ * A decimal as a database wrote it, shown at `scale` places ("12.5", 2 → "12.50"). Places past
+ * the scale are dropped only when they are zeros: a value is never rounded on the way out.
+ */
+export function normalizeDecimal(text: string, scale: number): string {
+  const match = decimalPattern.exec(text);
+  if (match === null) return text;
+  const [, sign = '', whole = '', rawFraction = ''] = match;
+  let fraction = rawFraction.padEnd(scale, '0');
+  while (fraction.length > scale && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  return `${sign}${whole}${fraction.length > 0 ? `.${fraction}` : ''}`;
 }
 
 /** Formats a scaled integer as the decimal string ("1250", scale 2 → "12.50"). */
@@ -87,11 +125,22 @@ function toIdValue(value: unknown): number {
   throw new ValueProblem(`expected an id (a positive integer), got ${describe(value)}`);
 }
 
+/** Most characters of a string key. */
+export const maxKeyLength = 255;
+
+function toKeyValue(value: unknown): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === 'string' && value.length > 0 && value.length <= maxKeyLength) return value;
+  throw new ValueProblem(`expected a key (a non-empty string of at most ${maxKeyLength} characters), got ${describe(value)}`);
+}
+
 /** Converts a non-null row-JSON value into its stored form, or throws a ValueProblem. */
 export function toStorage(shape: ValueShape, value: unknown): unknown {
   switch (shape.type) {
     case 'id':
       return toIdValue(value);
+    case 'key':
+      return toKeyValue(value);
     case 'string':
     case 'text':
       if (typeof value !== 'string') throw new ValueProblem(`expected a string, got ${describe(value)}`);
@@ -139,6 +188,9 @@ export function fromStorage(shape: ValueShape, value: unknown): unknown {
     case 'id':
     case 'integer':
       return typeof value === 'bigint' ? Number(value) : value;
+    case 'key':
+      // A key column holds text; a number or bigint is a key typed as one by the database.
+      return typeof value === 'number' || typeof value === 'bigint' ? value.toString() : value;
     default:
       return value;
   }

@@ -9,7 +9,13 @@ export const graphqlCodeOf: Readonly<Record<string, string>> = {
   not_found: 'NOT_FOUND',
   timeout: 'TIMEOUT',
   closed: 'SERVICE_UNAVAILABLE',
+  database_unreachable: 'SERVICE_UNAVAILABLE',
+  database_auth_failed: 'SERVICE_UNAVAILABLE',
+  unknown_database: 'SERVICE_UNAVAILABLE',
+  database_busy: 'SERVICE_UNAVAILABLE',
   schema_mismatch: 'INTERNAL_SERVER_ERROR',
+  number_out_of_range: 'INTERNAL_SERVER_ERROR',
+  transaction_aborted: 'INTERNAL_SERVER_ERROR',
 };
 
 export function plumbGraphqlError(error: PlumbError, base?: GraphQLError): GraphQLError {

@@ -17,6 +17,8 @@ import { toStorage, ValueProblem } from './field-values.js';
 import { DateScalar, DateTimeScalar, DecimalScalar, JsonScalar } from './graphql-scalars.js';
 import { enumerateLookups } from './lookups.js';
 import type { ResolvedLookup } from './lookups.js';
+import { assignsKeys, keyShape } from './keys.js';
+import type { RowKey } from './keys.js';
 import type { Field, Manager, Relation } from './model.js';
 import { createRow, deleteRow, updateRow } from './mutations.js';
 import { lowerFirst } from './naming.js';
@@ -30,8 +32,9 @@ export interface DataContext {
 
 type Args = Record<string, unknown>;
 
-const scalarFor: Record<FieldType | 'id', GraphQLScalarType> = {
+const scalarFor: Record<FieldType | 'id' | 'key', GraphQLScalarType> = {
   id: GraphQLID,
+  key: GraphQLID,
   string: GraphQLString,
   text: GraphQLString,
   enum: GraphQLString,
@@ -59,9 +62,9 @@ function lookupInputType(lookup: ResolvedLookup): GraphQLInputType {
   return lookup.operator === 'in' ? new GraphQLList(new GraphQLNonNull(scalar)) : scalar;
 }
 
-function parseId(manager: Manager, value: unknown): number {
+function parseId(manager: Manager, value: unknown): RowKey {
   try {
-    return toStorage({ type: 'id', scale: 0, values: undefined }, value) as number;
+    return toStorage(keyShape(manager), value) as RowKey;
   } catch (error) {
     if (error instanceof ValueProblem) throw new PlumbError('invalid_input', `${manager.name} id: ${error.reason}.`, { details: { manager: manager.name, field: 'id' } });
     throw error;
@@ -114,7 +117,7 @@ export function buildSchema(managers: readonly Manager[], options: SchemaOptions
         description: relation.description,
         resolve: (row, _args, context) => {
           const id = row[relation.name];
-          return typeof id === 'number' ? context.scope.byId(relation.target, id) : null;
+          return typeof id === 'number' || typeof id === 'string' ? context.scope.byId(relation.target, id) : null;
         },
       };
     }
@@ -122,7 +125,7 @@ export function buildSchema(managers: readonly Manager[], options: SchemaOptions
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target))),
       description: relation.description,
       args: listArgs(relation.target),
-      resolve: (row, args: ListArgs, context) => context.scope.related(relation, row.id as number, args),
+      resolve: (row, args: ListArgs, context) => context.scope.related(relation, row.id as RowKey, args),
     };
   };
 
@@ -145,7 +148,11 @@ export function buildSchema(managers: readonly Manager[], options: SchemaOptions
   const inputFields = (manager: Manager, mode: 'create' | 'update'): GraphQLInputFieldConfigMap => {
     const fields: GraphQLInputFieldConfigMap = {};
     for (const field of manager.fields) {
-      if (field.primaryKey) continue;
+      if (field.primaryKey) {
+        // A string key is given by the writer (or filled by the database's own default).
+        if (mode === 'create' && !assignsKeys(manager)) fields[field.name] = { type: GraphQLID, description: `The key of the new ${manager.name} (the database fills it when it has a default).` };
+        continue;
+      }
       const scalar = fieldScalar(field);
       const required = mode === 'create' && !field.nullable && !field.hasDefault;
       fields[field.name] = { type: required ? new GraphQLNonNull(scalar) : scalar, description: describeField(field) };

@@ -1,10 +1,18 @@
 /** The data layer: managers over SQL tables, the generated GraphQL schema, execution as an actor. */
 export { defineManager } from './define-manager.js';
 export { defineApp } from './app.js';
+export { checkTables } from './schema-sync.js';
+export { planMigration } from './migration-plan.js';
+export type { MigrationPlan, SchemaChange } from './migration-plan.js';
+export { migrationSource } from './migration-source.js';
+export { applyDataMigrations, dataMigrationState, dataMigrationTable } from './migrations.js';
+export type { MigrationSource } from './migrations.js';
 export type { App, AppOptions, AppStats, GraphqlRequest, RowPage } from './app.js';
 export { sqlite } from './sqlite-database.js';
 export type { SqliteDatabase, SqliteOptions } from './sqlite-database.js';
 export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';
+export type { ValueStorage } from './value-storage.js';
+export type { ValueShape } from './field-values.js';
 export { fieldTypes } from './definition-types.js';
 export type { FieldSpec, FieldType, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';
 export type { Field, Manager, ManyRelation, ManyToManyRelation, OneRelation, Relation, RelationCardinality, ResolvedPermissions } from './model.js';
@@ -18,3 +26,7 @@ export { dataSettingsSchema, parseDataSettings } from './settings.js';
 export type { DataSettings, DataSettingsInput } from './settings.js';
 export type { ListArgs, PageArgs } from './request-scope.js';
 export type { Row } from './row-codec.js';
+export { introspectDatabase } from './introspect.js';
+export type { IntrospectedColumn, IntrospectedForeignKey, IntrospectedSchema, IntrospectedTable, IntrospectOptions } from './introspect.js';
+export { reservedManagerNames, reservedMemberNames } from './check-manager.js';
+export { plural, snakeCase, sqlNamePattern } from './naming.js';

@@ -1,35 +1,32 @@
 import { PlumbError } from '../core/index.js';
-import { fromStorage, toStorage, ValueProblem } from './field-values.js';
+import { ValueProblem } from './field-values.js';
 import type { ValueShape } from './field-values.js';
-import type { Field, Manager, ManyToManyRelation, OneRelation } from './model.js';
+import { assignsKeys, fieldShape, keyShape } from './keys.js';
+import type { RowKey } from './keys.js';
+import type { Manager, ManyToManyRelation, OneRelation } from './model.js';
+import type { ValueStorage } from './value-storage.js';
 
 /** A create/update/load input checked and converted to storage. */
 export interface CheckedInput {
   /** column → stored value */
   readonly values: Map<string, unknown>;
-  /** manyToMany relation → target ids (replaces the links) */
-  readonly links: Map<ManyToManyRelation, number[]>;
-  /** The input in row-JSON form (canonical values, ids as numbers), as permissions see it. */
+  /** manyToMany relation → target keys (replaces the links) */
+  readonly links: Map<ManyToManyRelation, RowKey[]>;
+  /** The input in row-JSON form (canonical values, integer ids as numbers), as permissions see it. */
   readonly normalized: Record<string, unknown>;
-  /** `one` relations set by the input, with the id (or null). */
-  readonly references: Map<OneRelation, number | null>;
+  /** `one` relations set by the input, with the key (or null). */
+  readonly references: Map<OneRelation, RowKey | null>;
 }
 
 export type InputMode = 'create' | 'update' | 'load';
-
-const idShape: ValueShape = { type: 'id', scale: 0, values: undefined };
-
-function shapeOf(field: Field): ValueShape {
-  return { type: field.primaryKey ? 'id' : field.type, scale: field.scale, values: field.values };
-}
 
 function invalid(manager: Manager, name: string, reason: string): PlumbError {
   return new PlumbError('invalid_input', `${manager.name}.${name}: ${reason}.`, { details: { manager: manager.name, field: name } });
 }
 
-function convert(manager: Manager, name: string, shape: ValueShape, value: unknown): unknown {
+function convert(storage: ValueStorage, manager: Manager, name: string, shape: ValueShape, value: unknown): unknown {
   try {
-    return toStorage(shape, value);
+    return storage.toStorage(shape, value);
   } catch (error) {
     if (error instanceof ValueProblem) throw invalid(manager, name, error.reason);
     throw error;
@@ -38,19 +35,22 @@ function convert(manager: Manager, name: string, shape: ValueShape, value: unkno
 
 export function inputNames(manager: Manager, mode: InputMode): string[] {
   return [
-    ...manager.fields.filter((field) => !field.primaryKey || mode === 'load').map((field) => field.name),
+    ...manager.fields.filter((field) => !field.primaryKey || mode === 'load' || (mode === 'create' && !assignsKeys(manager))).map((field) => field.name),
     ...manager.relations.filter((relation) => relation.kind !== 'many').map((relation) => relation.name),
   ];
 }
 
-/** Checks an input against the manager: unknown keys, required fields, nulls, types. Errors name the field. */
-export function checkInput(manager: Manager, input: Readonly<Record<string, unknown>>, mode: InputMode): CheckedInput {
+/**
+ * Checks an input against the manager (unknown keys, required fields, nulls, types) and converts
+ * it for `storage`, the database's. Errors name the field.
+ */
+export function checkInput(storage: ValueStorage, manager: Manager, input: Readonly<Record<string, unknown>>, mode: InputMode): CheckedInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new PlumbError('invalid_input', `${manager.name}: an input is an object of field values.`, { details: { manager: manager.name } });
   }
   const values = new Map<string, unknown>();
-  const links = new Map<ManyToManyRelation, number[]>();
-  const references = new Map<OneRelation, number | null>();
+  const links = new Map<ManyToManyRelation, RowKey[]>();
+  const references = new Map<OneRelation, RowKey | null>();
   const normalized: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
     if (input[key] === undefined) continue;
@@ -63,14 +63,15 @@ export function checkInput(manager: Manager, input: Readonly<Record<string, unkn
     if (relation?.kind === 'many') {
       throw invalid(manager, key, `is set from the other side, through ${relation.target.name}.${relation.reverseName}`);
     }
-    if (key === 'id' && mode !== 'load') throw invalid(manager, key, 'the id is assigned by the database');
+    if (key === 'id' && mode === 'update') throw invalid(manager, key, 'the key of a row does not change');
+    if (key === 'id' && mode === 'create' && assignsKeys(manager)) throw invalid(manager, key, 'the id is assigned by the database');
   }
   for (const field of manager.fields) {
     const value = input[field.name];
     if (value === undefined) {
       if (mode === 'update' || field.primaryKey) continue;
       if (field.hasDefault) {
-        values.set(field.column, field.default === null ? null : convert(manager, field.name, shapeOf(field), field.default));
+        values.set(field.column, field.default === null ? null : convert(storage, manager, field.name, fieldShape(field), field.default));
         normalized[field.name] = field.default;
       } else if (field.nullable) {
         values.set(field.column, null);
@@ -86,9 +87,9 @@ export function checkInput(manager: Manager, input: Readonly<Record<string, unkn
       normalized[field.name] = null;
       continue;
     }
-    const stored = convert(manager, field.name, shapeOf(field), value);
+    const stored = convert(storage, manager, field.name, fieldShape(field), value);
     values.set(field.column, stored);
-    normalized[field.name] = fromStorage(shapeOf(field), stored);
+    normalized[field.name] = storage.fromStorage(fieldShape(field), stored);
   }
   for (const relation of manager.relations) {
     const value = input[relation.name];
@@ -108,13 +109,13 @@ export function checkInput(manager: Manager, input: Readonly<Record<string, unkn
         normalized[relation.name] = null;
         continue;
       }
-      const id = convert(manager, relation.name, idShape, value) as number;
+      const id = convert(storage, manager, relation.name, keyShape(relation.target), value) as RowKey;
       values.set(relation.column, id);
       references.set(relation, id);
       normalized[relation.name] = id;
     } else if (relation.kind === 'manyToMany' && value !== undefined) {
       if (!Array.isArray(value)) throw invalid(manager, relation.name, `expected a list of ${relation.target.name} ids`);
-      const ids = [...new Set(value.map((item) => convert(manager, relation.name, idShape, item) as number))];
+      const ids = [...new Set(value.map((item) => convert(storage, manager, relation.name, keyShape(relation.target), item) as RowKey))];
       links.set(relation, ids);
       normalized[relation.name] = ids;
     }

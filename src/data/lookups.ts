@@ -4,6 +4,7 @@ import type { LookupOperator } from './check-manager.js';
 import type { FieldType } from './definition-types.js';
 import type { ValueShape } from './field-values.js';
 import type { Field, Manager, OneRelation, Relation } from './model.js';
+import { fieldShape, keyShape } from './keys.js';
 
 /**
  * The lookup language shared by GraphQL filters, read permissions and the chat tools:
@@ -56,9 +57,8 @@ function operatorsFor(target: LookupTarget): readonly LookupOperator[] {
 }
 
 function shapeOf(target: LookupTarget): ValueShape {
-  if (target.kind === 'foreignKey') return { type: 'id', scale: 0, values: undefined };
-  const field = target.field;
-  return { type: field.primaryKey ? 'id' : field.type, scale: field.scale, values: field.values };
+  if (target.kind === 'foreignKey') return keyShape(target.relation.target);
+  return fieldShape(target.field);
 }
 
 function keyFor(segments: readonly string[], operator: LookupOperator): string {

@@ -4,6 +4,8 @@ import { column, idColumn } from './conditions.js';
 import type { SqlExecutor } from './database.js';
 import { checkInput } from './inputs.js';
 import type { CheckedInput } from './inputs.js';
+import { keyShape } from './keys.js';
+import type { RowKey } from './keys.js';
 import type { Manager } from './model.js';
 import type { RequestScope } from './request-scope.js';
 import type { Row } from './row-codec.js';
@@ -12,14 +14,14 @@ function forbidden(manager: Manager, action: string): PlumbError {
   return new PlumbError('forbidden', `You may not ${action} ${manager.name} rows.`, { details: { manager: manager.name, action } });
 }
 
-function notFound(manager: Manager, id: number): PlumbError {
+function notFound(manager: Manager, id: RowKey): PlumbError {
   return new PlumbError('not_found', `No ${manager.name} with id ${id}.`, { details: { manager: manager.name, id } });
 }
 
 /** Every referenced row must exist and be visible to the actor; errors name the field. */
 async function checkReferences(scope: RequestScope, manager: Manager, checked: CheckedInput): Promise<void> {
   const pending: Promise<void>[] = [];
-  const expect = (name: string, target: Manager, id: number): void => {
+  const expect = (name: string, target: Manager, id: RowKey): void => {
     pending.push(
       scope.byId(target, id).then((row) => {
         if (row === null) throw new PlumbError('invalid_input', `${manager.name}.${name}: no ${target.name} with id ${id}.`, { details: { manager: manager.name, field: name, id } });
@@ -32,7 +34,7 @@ async function checkReferences(scope: RequestScope, manager: Manager, checked: C
   for (const result of results) if (result.status === 'rejected') throw result.reason;
 }
 
-async function writeLinks(scope: RequestScope, tx: SqlExecutor, id: number, checked: CheckedInput, replace: boolean): Promise<void> {
+async function writeLinks(scope: RequestScope, tx: SqlExecutor, id: RowKey, checked: CheckedInput, replace: boolean): Promise<void> {
   for (const [relation, ids] of checked.links) {
     const through = sql.table(relation.through);
     if (replace) await scope.run(sql`delete from ${through} where ${sql.ref(relation.sourceColumn)} = ${id}`, tx);
@@ -42,7 +44,7 @@ async function writeLinks(scope: RequestScope, tx: SqlExecutor, id: number, chec
   }
 }
 
-async function fetchRow(scope: RequestScope, manager: Manager, id: number, executor?: SqlExecutor): Promise<Row | null> {
+async function fetchRow(scope: RequestScope, manager: Manager, id: RowKey, executor?: SqlExecutor): Promise<Row | null> {
   const codec = scope.runtime.codec(manager);
   const result = await scope.run(sql`select ${codec.select('t0')} from ${sql.table(manager.table)} as t0 where ${column('t0', idColumn(manager))} = ${id}`, executor);
   const raw = result.rows[0];
@@ -50,7 +52,7 @@ async function fetchRow(scope: RequestScope, manager: Manager, id: number, execu
 }
 
 export async function createRow(scope: RequestScope, manager: Manager, input: Readonly<Record<string, unknown>>): Promise<Row> {
-  const checked = checkInput(manager, input, 'create');
+  const checked = checkInput(scope.runtime.database.values, manager, input, 'create');
   if (!manager.permissions.create(scope.actor, checked.normalized)) throw forbidden(manager, 'create');
   await checkReferences(scope, manager, checked);
   const columns = [...checked.values.keys()];
@@ -62,7 +64,7 @@ export async function createRow(scope: RequestScope, manager: Manager, input: Re
         : sql`insert into ${sql.table(manager.table)} (${sql.join(columns.map((name) => sql.ref(name)))}) values (${sql.join(values)}) returning ${sql.ref(idColumn(manager))} as id`,
       tx,
     );
-    const id = Number(inserted.rows[0]?.id);
+    const id = scope.runtime.database.values.fromStorage(keyShape(manager), inserted.rows[0]?.id) as RowKey;
     await writeLinks(scope, tx, id, checked, false);
     const row = await fetchRow(scope, manager, id, tx);
     if (row === null) throw notFound(manager, id);
@@ -70,10 +72,10 @@ export async function createRow(scope: RequestScope, manager: Manager, input: Re
   });
 }
 
-export async function updateRow(scope: RequestScope, manager: Manager, id: number, input: Readonly<Record<string, unknown>>): Promise<Row> {
+export async function updateRow(scope: RequestScope, manager: Manager, id: RowKey, input: Readonly<Record<string, unknown>>): Promise<Row> {
   const existing = await scope.byId(manager, id);
   if (existing === null) throw notFound(manager, id);
-  const checked = checkInput(manager, input, 'update');
+  const checked = checkInput(scope.runtime.database.values, manager, input, 'update');
   if (!manager.permissions.update(scope.actor, existing, checked.normalized)) throw forbidden(manager, 'update');
   await checkReferences(scope, manager, checked);
   return scope.runtime.database.transaction(async (tx) => {
@@ -88,7 +90,7 @@ export async function updateRow(scope: RequestScope, manager: Manager, id: numbe
   });
 }
 
-export async function deleteRow(scope: RequestScope, manager: Manager, id: number): Promise<Row> {
+export async function deleteRow(scope: RequestScope, manager: Manager, id: RowKey): Promise<Row> {
   const existing = await scope.byId(manager, id);
   if (existing === null) throw notFound(manager, id);
   if (!manager.permissions.delete(scope.actor, existing)) throw forbidden(manager, 'delete');

@@ -7,6 +7,8 @@ import { andAll, column, compileCondition, compileExclude, compileFilter, idColu
 import type { ConditionScope, Sql } from './conditions.js';
 import type { Database, QueryResult, SqlExecutor } from './database.js';
 import type { RowCondition } from './definition-types.js';
+import { keyText } from './keys.js';
+import type { RowKey } from './keys.js';
 import type { Manager, Relation } from './model.js';
 import type { Row, RowCodec } from './row-codec.js';
 import type { DataSettings } from './settings.js';
@@ -51,7 +53,7 @@ export function abortError(signal: AbortSignal): PlumbError {
 /** One request as one actor: read conditions, loaders and statements, all scoped to it. */
 export class RequestScope {
   readonly #conditions = new Map<Manager, RowCondition>();
-  readonly #loaders = new Map<string, DataLoader<number, unknown>>();
+  readonly #loaders = new Map<string, DataLoader<RowKey, unknown>>();
   #rowsRead = 0;
   readonly conditionScope: ConditionScope;
 
@@ -60,7 +62,7 @@ export class RequestScope {
     readonly actor: Actor,
     readonly signal: AbortSignal | undefined,
   ) {
-    this.conditionScope = { fragments: runtime.database.fragments, readCondition: (manager) => this.readCondition(manager) };
+    this.conditionScope = { fragments: runtime.database.fragments, values: runtime.database.values, readCondition: (manager) => this.readCondition(manager) };
   }
 
   get kysely(): Kysely<unknown> {
@@ -139,32 +141,32 @@ export class RequestScope {
     return Number(counted.rows[0]?.n ?? 0);
   }
 
-  #loader<V>(key: string, batch: (keys: readonly number[]) => Promise<V[]>): DataLoader<number, V> {
-    let loader = this.#loaders.get(key) as DataLoader<number, V> | undefined;
+  #loader<V>(key: string, batch: (keys: readonly RowKey[]) => Promise<V[]>): DataLoader<RowKey, V> {
+    let loader = this.#loaders.get(key) as DataLoader<RowKey, V> | undefined;
     if (loader === undefined) {
-      loader = new DataLoader<number, V>(batch, { maxBatchSize: 500 });
+      loader = new DataLoader<RowKey, V>(batch, { maxBatchSize: 500 });
       this.#loaders.set(key, loader);
     }
     return loader;
   }
 
   /** A row by id as the actor sees it (null when missing or hidden: the same thing from outside). */
-  byId(manager: Manager, id: number): Promise<Row | null> {
+  byId(manager: Manager, id: RowKey): Promise<Row | null> {
     return this.#loader<Row | null>(`id:${manager.name}`, async (ids) => {
       const codec = this.runtime.codec(manager);
       const where = andAll([sql`${column('t0', idColumn(manager))} in (${sql.join(ids)})`, this.permitted(manager, 't0')]);
       const result = await this.run(sql`select ${codec.select('t0')} from ${sql.table(manager.table)} as t0 where ${where}`);
-      const found = new Map<number, Row>();
+      const found = new Map<string, Row>();
       for (const raw of result.rows) {
         const row = codec.decode(raw);
-        found.set(row.id as number, row);
+        found.set(keyText(row.id), row);
       }
-      return ids.map((id) => found.get(id) ?? null);
+      return ids.map((id) => found.get(keyText(id)) ?? null);
     }).load(id);
   }
 
   /** The related rows of a `many` or `manyToMany` relation for one parent, batched across parents. */
-  related(relation: Relation & { kind: 'many' | 'manyToMany' }, parentId: number, args: ListArgs): Promise<Row[]> {
+  related(relation: Relation & { kind: 'many' | 'manyToMany' }, parentId: RowKey, args: ListArgs): Promise<Row[]> {
     const key = `rel:${relation.target.name}:${relation.reverseName}:${relation.name}:${canonicalJson({ f: args.filter ?? null, e: args.exclude ?? null })}`;
     return this.#loader<Row[]>(key, async (parentIds) => {
       const target = relation.target;
@@ -187,14 +189,14 @@ export class RequestScope {
         const ranked = sql`select ${selected}, row_number() over (partition by ${parent} order by ${targetId}) as "__rank" ${from} where ${condition}`;
         result = await this.run(sql`select * from (${ranked}) as ranked where "__rank" <= ${cap} order by "__parent", "__rank"`);
       }
-      const grouped = new Map<number, Row[]>();
+      const grouped = new Map<string, Row[]>();
       for (const raw of result.rows) {
-        const parentKey = Number(raw.__parent);
+        const parentKey = keyText(raw.__parent);
         let rows = grouped.get(parentKey);
         if (rows === undefined) grouped.set(parentKey, (rows = []));
         if (rows.length < cap) rows.push(codec.decode(raw));
       }
-      return parentIds.map((id) => grouped.get(id) ?? []);
+      return parentIds.map((id) => grouped.get(keyText(id)) ?? []);
     }).load(parentId);
   }
 }

@@ -20,7 +20,7 @@ function resolveFields(spec: ManagerSpec): Field[] {
   const fields: Field[] = [];
   const declaredId = spec.fields.id === undefined ? undefined : normalizeField(spec.fields.id);
   fields.push(Object.freeze({
-    name: 'id', type: 'integer', column: declaredId?.column ?? 'id', nullable: false, hasDefault: false, default: undefined,
+    name: 'id', type: declaredId?.type === 'string' ? 'string' : 'integer', column: declaredId?.column ?? 'id', nullable: false, hasDefault: false, default: undefined,
     filterable: true, values: undefined, scale: 0, description: declaredId?.description ?? `Identifier of the ${spec.name}.`, primaryKey: true,
   }));
   for (const [name, raw] of Object.entries(spec.fields)) {
@@ -139,9 +139,10 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
       } else {
         const reverseName = spec.reverse ?? lowerFirst(plural(draft.name));
         const through = spec.through ?? `${draft.table}_${snakeCase(name)}`;
-        const sourceColumn = `${snakeCase(draft.name)}_id`;
-        let targetColumn = `${snakeCase(other.name)}_id`;
-        if (targetColumn === sourceColumn) targetColumn = `${snakeCase(name)}_id`;
+        const sourceColumn = spec.sourceColumn ?? `${snakeCase(draft.name)}_id`;
+        let targetColumn = spec.targetColumn ?? `${snakeCase(other.name)}_id`;
+        if (spec.targetColumn === undefined && targetColumn === sourceColumn) targetColumn = `${snakeCase(name)}_id`;
+        if (targetColumn === sourceColumn) problems.push(`${draft.name}.${name}: sourceColumn and targetColumn are both '${sourceColumn}'; the join table needs one column for each side.`);
         if (tables.has(through)) problems.push(`${draft.name}.${name}: join table '${through}' is also the table of ${tables.get(through)}.`);
         tables.set(through, `${draft.name}.${name}`);
         const forward: ManyToManyRelation = { kind: 'manyToMany', cardinality: 'manyToMany', name, target: other, reverseName, declared: true, description: spec.description, through, sourceColumn, targetColumn };

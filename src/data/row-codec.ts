@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { fromStorage } from './field-values.js';
 import type { ValueShape } from './field-values.js';
 import type { Manager } from './model.js';
+import { fieldShape, keyShape } from './keys.js';
+import type { ValueStorage } from './value-storage.js';
 import { column } from './conditions.js';
 import type { Sql } from './conditions.js';
 
@@ -15,14 +16,15 @@ export interface RowCodec {
   decode(raw: Readonly<Record<string, unknown>>): Row;
 }
 
-export function rowCodec(manager: Manager): RowCodec {
+/** `storage` is the database's: it decodes what its columns hold. */
+export function rowCodec(manager: Manager, storage: ValueStorage): RowCodec {
   const entries: { name: string; column: string; shape: ValueShape | undefined }[] = [];
   for (const field of manager.fields) {
     const plain = field.type === 'string' || field.type === 'text' || field.type === 'enum' || field.type === 'date' || field.type === 'datetime' || field.type === 'float';
-    entries.push({ name: field.name, column: field.column, shape: plain ? undefined : { type: field.primaryKey ? 'id' : field.type, scale: field.scale, values: field.values } });
+    entries.push({ name: field.name, column: field.column, shape: plain && !field.primaryKey ? undefined : fieldShape(field) });
   }
   for (const relation of manager.relations) {
-    if (relation.kind === 'one') entries.push({ name: relation.name, column: relation.column, shape: { type: 'id', scale: 0, values: undefined } });
+    if (relation.kind === 'one') entries.push({ name: relation.name, column: relation.column, shape: keyShape(relation.target) });
   }
   const columns = entries.map((entry) => entry.column);
   return {
@@ -32,7 +34,7 @@ export function rowCodec(manager: Manager): RowCodec {
       const row: Row = {};
       for (const entry of entries) {
         const value = raw[entry.column];
-        row[entry.name] = entry.shape === undefined ? (value ?? null) : fromStorage(entry.shape, value);
+        row[entry.name] = entry.shape === undefined ? (value ?? null) : storage.fromStorage(entry.shape, value);
       }
       return row;
     },

@@ -1,6 +1,33 @@
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
 import { describeDatabaseConformance } from './database-conformance.js';
 import { sqlite } from './index.js';
 
 describeDatabaseConformance('SQLite file', (dir) => sqlite({ path: join(dir, 'conformance.db') }));
 describeDatabaseConformance('SQLite in memory', () => sqlite({ path: ':memory:' }));
+
+describe('SQLite transactions', () => {
+  it('make statements issued meanwhile wait until the transaction commits (one connection)', async () => {
+    await using database = sqlite({ path: ':memory:' });
+    const run = (query: ReturnType<typeof sql>) => database.execute(query.compile(database.kysely));
+    await run(sql`create table thing (id integer primary key, label text not null)`);
+    await run(sql`insert into thing (label) values (${'first'})`);
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const writing = database.transaction(async (tx) => {
+      await tx.execute(sql`insert into thing (label) values (${'late'})`.compile(database.kysely));
+      await gate;
+      order.push('commit');
+    });
+    const reading = run(sql`select count(*) as n from thing`).then((result) => {
+      order.push('read');
+      return Number(result.rows[0]?.n);
+    });
+    release();
+    await writing;
+    expect(await reading).toBe(2);
+    expect(order).toEqual(['commit', 'read']);
+  });
+});

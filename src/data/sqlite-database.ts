@@ -3,6 +3,8 @@ import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import { PlumbError } from '../core/index.js';
 import type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';
+import { escapeLike } from './like-pattern.js';
+import { sqliteValues } from './value-storage.js';
 
 export interface SqliteOptions {
   /** A file path (opened in WAL mode) or ':memory:'. */
@@ -20,15 +22,60 @@ export interface SqliteDatabase extends Database {
 }
 
 const sqliteTypes: Record<ColumnKind, string> = {
-  id: 'integer', foreignKey: 'integer', string: 'text', text: 'text', integer: 'integer', decimal: 'integer',
+  id: 'integer', foreignKey: 'integer', key: 'text', string: 'text', text: 'text', integer: 'integer', decimal: 'integer',
   float: 'real', boolean: 'integer', date: 'text', datetime: 'text', enum: 'text', json: 'text',
 };
+
+/** SQLite's type affinity of a declared column type (https://sqlite.org/datatype3.html, 3.1). */
+function affinity(declared: string): 'integer' | 'text' | 'blob' | 'real' | 'numeric' {
+  const type = declared.toUpperCase();
+  if (type.includes('INT')) return 'integer';
+  if (type.includes('CHAR') || type.includes('CLOB') || type.includes('TEXT')) return 'text';
+  if (type === '' || type.includes('BLOB')) return 'blob';
+  if (type.includes('REAL') || type.includes('FLOA') || type.includes('DOUB')) return 'real';
+  return 'numeric';
+}
+
+/**
+ * Which declared column types hold a kind, by affinity, so that a host's own tables (`VARCHAR(80)`,
+ * `BIGINT`, `DATETIME`, `BOOLEAN`) fit. Decimals are scaled integers: a `NUMERIC` or `REAL` column
+ * holds floats, not exact decimals, so it fits a float field only.
+ */
+function sqliteTypeMatches(kind: ColumnKind, dataType: string): boolean {
+  const found = affinity(dataType);
+  const declared = dataType.toUpperCase();
+  switch (kind) {
+    case 'id':
+    case 'foreignKey':
+    case 'integer':
+    case 'decimal':
+      return found === 'integer';
+    case 'boolean':
+      return found === 'integer' || declared.startsWith('BOOL');
+    case 'float':
+      return found === 'real' || (found === 'numeric' && /^(NUMERIC|DECIMAL)/.test(declared));
+    case 'date':
+    case 'datetime':
+      return found === 'text' || /^(DATE|TIME)/.test(declared);
+    case 'key':
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'json':
+      return found === 'text' || (kind === 'json' && declared === 'JSON');
+    default:
+      return kind satisfies never;
+  }
+}
 
 const fragments: SqlFragments = {
   contains: (column, value) => sql`instr(${column}, ${value}) > 0`,
   startsWith: (column, value) => sql`substr(${column}, 1, ${[...value].length}) = ${value}`,
+  icontains: (column, value) => sql`lower(${column}) like lower(${`%${escapeLike(value)}%`}) escape '\\'`,
+  iexact: (column, value) => sql`lower(${column}) = lower(${value})`,
+  // Decimals are scaled integers here, so the scale does not change the column type.
   columnType: (kind) => sqliteTypes[kind],
-  typeMatches: (kind, dataType) => dataType.toLowerCase() === sqliteTypes[kind],
+  typeMatches: sqliteTypeMatches,
 };
 
 /** Page cache during bulk loads (KiB). */
@@ -42,6 +89,7 @@ class SqliteDatabaseImpl implements SqliteDatabase {
   readonly dialect = 'sqlite' as const;
   readonly kysely: Kysely<unknown>;
   readonly fragments = fragments;
+  readonly values = sqliteValues;
   readonly sqlite: BetterSqlite3.Database;
   readonly path: string;
   readonly #cacheSize: number;
@@ -158,6 +206,14 @@ class SqliteDatabaseImpl implements SqliteDatabase {
       nullable: column.isNullable,
       hasDefault: column.hasDefaultValue,
     }));
+  }
+
+  syncIdentity(): Promise<void> {
+    // An INTEGER PRIMARY KEY takes max(rowid) + 1: nothing to move.
+    return new Promise((resolve) => {
+      this.#check();
+      resolve();
+    });
   }
 
   async close(): Promise<void> {
