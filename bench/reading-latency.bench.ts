@@ -52,7 +52,7 @@ const micro = (samples: readonly number[]): { median: number; p99: number; mean:
 /** The demo as `plumb serve --demo` wires it, over files in `dir`. */
 async function openDemo(dir: string) {
   const app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
-  const config = parseConfig({ database: join(dir, 'chat.sqlite'), rateLimit: { requests: null } });
+  const config = parseConfig({ store: join(dir, 'chat.sqlite'), rateLimit: { requests: null } });
   const stack = await createChatStack({ app, config, host: demoChatHost(app), cwd: dir });
   return {
     app,

@@ -41,7 +41,7 @@ async function serverMain(dir: string): Promise<void> {
   const { createDemoApp } = await import('../src/demo/index.js');
   const { createChatStack, createServer, parseConfig } = await import('../src/server/index.js');
   const app = await createDemoApp({ path: ':memory:' });
-  const config = parseConfig({ database: join(dir, 'chat.sqlite'), provider: `scripted:${join(dir, 'script.json')}`, router: 'off', rateLimit: { requests: null }, websocketMaxBufferedBytes: 4 * 1024 * 1024 });
+  const config = parseConfig({ store: join(dir, 'chat.sqlite'), provider: `scripted:${join(dir, 'script.json')}`, router: 'off', rateLimit: { requests: null }, websocketMaxBufferedBytes: 4 * 1024 * 1024 });
   const stack = await createChatStack({ app, config });
   const server = await createServer({ app, engine: stack.engine, settings: config, console: false });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
@@ -290,7 +290,7 @@ async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', cl
 }
 
 async function timeToReady(dir: string): Promise<{ reported: number; wall: number }> {
-  writeFileSync(join(dir, 'ready.config.json'), JSON.stringify({ database: join(dir, 'ready.sqlite') }));
+  writeFileSync(join(dir, 'ready.config.json'), JSON.stringify({ store: join(dir, 'ready.sqlite') }));
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--demo', '--db', join(dir, 'demo.sqlite'), '--port', '0', '--config', join(dir, 'ready.config.json')], { cwd: root });
   const reported = await new Promise<number>((resolve, reject) => {

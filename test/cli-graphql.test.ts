@@ -8,7 +8,7 @@ describe('plumb graphql', () => {
   const db = join(dir.path, 'demo.sqlite');
   beforeAll(async () => {
     // The first run creates and seeds the demo file; the others reuse it.
-    expect((await plumb('graphql', '{ materialList { pageInfo { totalCount } } }', '--db', db)).code).toBe(0);
+    expect((await plumb('graphql', '{ materialList { pageInfo { totalCount } } }', '--demo', '--db', db)).code).toBe(0);
   });
   afterAll(() => dir.remove());
 
@@ -16,7 +16,7 @@ describe('plumb graphql', () => {
     const run = await plumb(
       'graphql',
       '{ orderList(filter: {id__in: [4411, 4412]}) { items { id total } pageInfo { totalCount } } }',
-      '--db', db, '--as', 'alice',
+      '--demo', '--db', db, '--as', 'alice',
     );
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
@@ -29,7 +29,7 @@ describe('plumb graphql', () => {
   });
 
   it('hides orders from anonymous visitors and says why on exit 1', async () => {
-    const run = await plumb('graphql', '{ orderList { pageInfo { totalCount } } }', '--db', db);
+    const run = await plumb('graphql', '{ orderList { pageInfo { totalCount } } }', '--demo', '--db', db);
     const result = JSON.parse(run.stdout);
     expect(result.data?.orderList?.pageInfo.totalCount ?? 0).toBe(0);
   });
@@ -38,14 +38,14 @@ describe('plumb graphql', () => {
     const run = await plumb(
       'graphql',
       'query ($name: String) { materialList(filter: { name: $name }) { items { name density } } }',
-      '--variables', '{"name":"Cobalt"}', '--db', db,
+      '--variables', '{"name":"Cobalt"}', '--demo', '--db', db,
     );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).data.materialList.items).toEqual([{ name: 'Cobalt', density: 8.9 }]);
   });
 
   it('exits 1 and prints the errors for a malformed document', async () => {
-    const run = await plumb('graphql', '{ materialList { items { name }', '--db', db);
+    const run = await plumb('graphql', '{ materialList { items { name }', '--demo', '--db', db);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).errors[0].message).toMatch(/Syntax Error/);
     expect(run.stderr).toMatch(/^plumb: the result has 1 error/);
@@ -53,9 +53,9 @@ describe('plumb graphql', () => {
 
   it.each([
     [['graphql'], /missing required argument 'document'/],
-    [['graphql', '{ a }', '--db', ':memory:', '--as', 'mallory'], /Allowed choices are anonymous, alice, bob|argument 'mallory' is invalid/],
-    [['graphql', '{ a }', '--db', ':memory:', '--variables', '{nope'], /--variables is not valid JSON/],
-    [['graphql', '{ a }', '--db', ':memory:', '--variables', '[1]'], /--variables must be a JSON object/],
+    [['graphql', '{ a }', '--demo', '--db', ':memory:', '--as', 'mallory'], /unknown actor 'mallory' for --as; choose one of anonymous, alice, bob/],
+    [['graphql', '{ a }', '--demo', '--db', ':memory:', '--variables', '{nope'], /--variables is not valid JSON/],
+    [['graphql', '{ a }', '--demo', '--db', ':memory:', '--variables', '[1]'], /--variables must be a JSON object/],
     [['graphql', '{ a }'], /say which app to open/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ])('exits 2 with a one-line reason for %j', async (args, reason) => {
@@ -78,7 +78,7 @@ describe('plumb graphql --scale', () => {
 
   it('seeds a new database with the synthetic shop: 1,000 parts and 10,000 order lines per unit', async () => {
     const db = join(dir.path, 'scaled.sqlite');
-    const run = await plumb('graphql', '{ partList(pageSize: 1) { pageInfo { totalCount } } orderLineList(pageSize: 1) { pageInfo { totalCount } } }', '--db', db, '--scale', '1', '--as', 'alice');
+    const run = await plumb('graphql', '{ partList(pageSize: 1) { pageInfo { totalCount } } orderLineList(pageSize: 1) { pageInfo { totalCount } } }', '--demo', '--db', db, '--scale', '1', '--as', 'alice');
     expect(run.code).toBe(0);
     const data = JSON.parse(run.stdout).data;
     expect(data.partList.pageInfo.totalCount).toBe(1000);
@@ -86,7 +86,7 @@ describe('plumb graphql --scale', () => {
   });
 
   it.each(['0', '-3', 'lots', '1.5'])('refuses --scale %s with exit 2', async (value) => {
-    const run = await plumb('graphql', '{ a }', '--db', ':memory:', '--scale', value);
+    const run = await plumb('graphql', '{ a }', '--demo', '--db', ':memory:', '--scale', value);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--scale must be an integer from 1 to 1000/);
   });

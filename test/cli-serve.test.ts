@@ -15,7 +15,7 @@ describe('plumb serve', () => {
   let server: Awaited<ReturnType<typeof startServe>>;
   beforeAll(async () => {
     const config = join(dir.path, 'plumb.config.json');
-    writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite'), allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'] }));
+    writeFileSync(config, JSON.stringify({ store: join(dir.path, 'chat.sqlite'), allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'] }));
     server = await startServe(['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config, '--provider', `scripted:${join(root, 'test/server/fixtures/demo-script.json')}`, '--router', 'off']);
   });
   afterAll(() => {

@@ -33,7 +33,7 @@ describe('router-first turns served by two plumb serve processes on one database
   let second: ServeProcess;
   beforeAll(async () => {
     const config = join(dir.path, 'plumb.config.json');
-    writeFileSync(config, JSON.stringify({ database: join(dir.path, 'chat.sqlite') }));
+    writeFileSync(config, JSON.stringify({ store: join(dir.path, 'chat.sqlite') }));
     const args = ['--demo', '--db', join(dir.path, 'demo.sqlite'), '--port', '0', '--config', config];
     // The embedded default, as `npm start` runs it: ready once it printed the three questions.
     first = await startServe(args, (output) => output.includes('3. '));
@@ -48,7 +48,8 @@ describe('router-first turns served by two plumb serve processes on one database
     expect(first.output()).toContain(`Open ${first.url}/console/ and try (no model configured: the router reads and answers on its own):`);
     expect(first.output()).toContain('1. which parts are made of steel?');
     expect(first.output()).toContain('2. how many open tasks does Apollo have?');
-    expect(first.output()).toContain('3. charge order 4411 (signed in as alice)');
+    expect(first.output()).toContain('3. charge order 4411\n');
+    expect(first.output()).toContain('(sign in as alice or bob at the console');
   });
 
   it('answers a data question over HTTP from the rows, with the plan first', async () => {

@@ -7,6 +7,9 @@ import { registerCleanupCommand } from './commands/cleanup.js';
 import { registerRouteCommand } from './commands/route.js';
 import { registerToolCommand } from './commands/tool.js';
 import { registerAskCommand } from './commands/ask.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerIntrospectCommand } from './commands/introspect.js';
+import { registerMigrateCommand } from './commands/migrate.js';
 
 /** Every `plumb` command, one file each under `commands/`. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -17,4 +20,7 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerRouteCommand(program, io);
   registerToolCommand(program, io);
   registerAskCommand(program, io);
+  registerInitCommand(program, io);
+  registerIntrospectCommand(program, io);
+  registerMigrateCommand(program, io);
 }

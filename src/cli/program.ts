@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isPlumbError } from '../core/index.js';
 import { registerCommands } from './commands.js';
+import { plumbVersion } from './version.js';
 
 /** What a command writes to; injected so that tests and embedding hosts can capture it. */
 export interface CliIo {
@@ -21,7 +22,7 @@ export class CliFailure extends Error {
 export function buildProgram(io: CliIo): Command {
   const program = new Command('plumb')
     .description('Grounded, durable chat agents over your application\'s own data and actions.')
-    .version('0.1.0', '-V, --version')
+    .version(plumbVersion, '-V, --version')
     .showHelpAfterError(false)
     .configureOutput({
       writeOut: (text) => io.stdout(text),

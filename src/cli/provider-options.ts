@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { createProvider } from '../providers/index.js';
-import type { Provider } from '../providers/index.js';
+import type { RawSettings } from '../config/index.js';
 import { CliUsageError } from './program.js';
 
 /** The flags that choose a model, shared by `ask` and `serve`; they override the configuration. */
@@ -12,20 +11,23 @@ export interface ProviderOptions {
 
 export function addProviderOptions(command: Command): Command {
   return command
-    .option('--provider <spec>', 'the model: openai, anthropic, ollama, gemini, scripted:FILE, or a module path (./my-provider.js#Export)')
-    .option('--model <model>', "the provider's model name (default: the provider's own default)")
-    .option('--base-url <url>', 'the provider\'s base URL (an OpenAI-compatible server, a local Ollama, …)');
+    .option('--provider <spec>', 'the model: openai, anthropic, ollama, gemini, scripted:FILE, or a module path (./my-provider.js#Export); overrides the configuration')
+    .option('--model <model>', "the provider's model name (overrides providerConfig.model)")
+    .option('--base-url <url>', "the provider's base URL: an OpenAI-compatible server, a local Ollama… (overrides providerConfig.baseUrl)");
 }
 
-/** The provider the flags name, or undefined when none is named. */
-export async function providerFrom(options: ProviderOptions): Promise<Provider | undefined> {
-  if (options.provider === undefined) {
-    if (options.model !== undefined || options.baseUrl !== undefined) throw new CliUsageError('--model and --base-url need --provider');
-    return undefined;
-  }
-  return createProvider({
-    provider: options.provider,
-    ...(options.model === undefined ? {} : { model: options.model }),
-    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-  });
+/** The settings the flags give, layered over the configuration's (`providerConfig` merges key by key). */
+export function providerOverrides(options: ProviderOptions): RawSettings {
+  const providerConfig: RawSettings = {};
+  if (options.model !== undefined) providerConfig.model = options.model;
+  if (options.baseUrl !== undefined) providerConfig.baseUrl = options.baseUrl;
+  return {
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(Object.keys(providerConfig).length === 0 ? {} : { providerConfig }),
+  };
+}
+
+/** `--model` and `--base-url` tune a provider: one must be configured or given. */
+export function checkProviderFlags(options: ProviderOptions, configured: string | null): void {
+  if (configured === null && (options.model !== undefined || options.baseUrl !== undefined)) throw new CliUsageError('--model and --base-url need --provider (or a provider in the configuration)');
 }

@@ -1,74 +1,167 @@
+import { existsSync } from 'node:fs';
 import { isPlumbError } from '../core/index.js';
-import type { App } from '../data/index.js';
+import { checkTables, defineApp } from '../data/index.js';
+import type { App, Database } from '../data/index.js';
 import { createProvider } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
-import { readSettings, safeParseConfig, splitConfig } from './config.js';
-import type { PlumbConfig } from './config.js';
-import { resolvePermission } from './permission.js';
+import { parseDatabaseUrl } from './database-url.js';
+import type { HostDefinition } from './host.js';
+import { loadHost, merge, readSettings } from './load.js';
+import type { RawSettings } from './load.js';
+import type { ModuleLoader } from './modules.js';
+import { settingFunction } from './modules.js';
+import { openDatabase } from './open-app.js';
+import { safeParseConfig, splitConfig } from './schema.js';
+import type { PlumbConfig } from './schema.js';
 
-/** One problem `plumb check` reports, with a stable code. */
+/** One problem `plumb check` reports: a stable code and what to do. */
 export interface CheckProblem {
-  readonly code: 'invalid_config' | 'config_not_found' | 'config_load_failed' | 'no_exposed_data' | 'invalid_allow_list' | 'provider_dependency_missing' | 'provider_load_failed';
+  readonly code: string;
   readonly message: string;
 }
 
+export interface CheckOptions {
+  readonly path?: string;
+  readonly cwd?: string;
+  /** Settings that win over the file (`--demo` gives the demo host as `app`). */
+  readonly overrides?: RawSettings;
+}
+
+export interface CheckReport {
+  readonly config: PlumbConfig | undefined;
+  readonly file: string | undefined;
+  readonly problems: readonly CheckProblem[];
+  /** What the check found and is not a problem (a new database whose tables the first start creates). */
+  readonly notes: readonly string[];
+}
+
 /**
- * Validates a configuration against the app and the provider without serving: settings, the
- * permission module, exposure, mutation allow-lists, and whether the provider loads and is
- * configured. Never throws for a problem it can name. Settings that are invalid are reported and
- * the rest are still checked (the invalid ones at their defaults), so one run names every problem;
- * `config` is then undefined.
+ * Loads everything a configuration names, without serving and without creating or changing
+ * anything: the settings, the app module, the database (connection, tables and columns), the
+ * `authenticate`, `permission` and audit logger modules, exposure, the mutation allow-lists and
+ * the provider. Never throws for a problem it can name; one run names every problem. Settings
+ * that are invalid are reported and the rest are checked with those at their defaults.
  */
-export async function checkConfiguration(options: { readonly path?: string; readonly cwd?: string; readonly app?: App }): Promise<{ config: PlumbConfig | undefined; file: string | undefined; problems: readonly CheckProblem[] }> {
-  const cwd = options.cwd ?? process.cwd();
+export async function checkConfiguration(options: CheckOptions = {}): Promise<CheckReport> {
   const problems: CheckProblem[] = [];
+  const notes: string[] = [];
+  const record = (error: unknown, prefix = ''): void => {
+    if (!isPlumbError(error)) throw error;
+    problems.push({ code: error.code, message: `${prefix}${error.message}` });
+  };
   let read: Awaited<ReturnType<typeof readSettings>>;
   try {
-    read = await readSettings({ ...(options.path === undefined ? {} : { path: options.path }), cwd });
+    read = await readSettings(options);
   } catch (error) {
-    if (!isPlumbError(error)) throw error;
-    problems.push({ code: error.code as CheckProblem['code'], message: error.message });
-    return { config: undefined, file: undefined, problems };
+    record(error);
+    return { config: undefined, file: undefined, problems, notes };
   }
-  const { raw, file } = read;
-  const parsed = safeParseConfig(raw);
-  let config: PlumbConfig;
-  if (parsed.ok) config = parsed.config;
-  else {
-    for (const problem of parsed.problems) problems.push({ code: 'invalid_config', message: problem.message });
-    // The other checks go on with the settings that have problems at their defaults.
-    const dropped = new Set(parsed.problems.map((problem) => problem.key.split('.')[0]));
-    const rest = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
-    if (!rest.ok) return { config: undefined, file, problems };
-    config = rest.config;
-  }
+  const { file, root, load } = read;
+  const overrides = options.overrides ?? {};
+  const raw = { ...merge(read.raw, overrides), app: 'app' in overrides ? overrides.app : read.raw.app };
 
-  try {
-    await resolvePermission(config.permission, cwd);
-  } catch (error) {
-    problems.push({ code: 'invalid_config', message: `permission: ${error instanceof Error ? error.message : String(error)}` });
+  let host: HostDefinition | undefined;
+  if (raw.app !== undefined && raw.app !== null) {
+    try {
+      host = await loadHost(raw.app, load);
+    } catch (error) {
+      record(error);
+    }
   }
+  const layered = host?.settings === undefined ? raw : merge(host.settings, raw);
+  const config = parseWhatIsValid({ ...layered, app: host ?? null }, problems);
+  if (config === undefined) return { config: undefined, file, problems, notes };
 
-  if (options.app !== undefined) {
-    if (!options.app.managers.some((manager) => manager.chatExposed)) {
+  await checkModules(config, load, problems);
+  let app: App | undefined;
+  if (host !== undefined) app = await checkApp(host, config, root, problems, notes);
+  else if (raw.app === undefined || raw.app === null) notes.push('No app is configured (set app, or pass --demo): the data, exposure and allow-lists were not checked.');
+
+  if (app !== undefined) {
+    if (!app.managers.some((manager) => manager.chatExposed)) {
       problems.push({ code: 'no_exposed_data', message: 'No manager is exposed to chat: set chatExposed: true on the managers the assistant may read.' });
     }
     try {
-      validateMutationSettings(options.app, parseToolSettings(splitConfig(config).tools));
+      validateMutationSettings(app, parseToolSettings(splitConfig(config).tools));
     } catch (error) {
       problems.push({ code: 'invalid_allow_list', message: error instanceof Error ? error.message : String(error) });
     }
+    await app.close();
   }
 
   if (config.provider !== null) {
     try {
-      const provider = await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd });
+      const provider = await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd: root });
       for (const problem of provider.checkConfiguration()) problems.push({ code: 'provider_load_failed', message: `${problem.code}: ${problem.message}` });
     } catch (error) {
       const code = isPlumbError(error) && error.code === 'provider_package_missing' ? 'provider_dependency_missing' : 'provider_load_failed';
       problems.push({ code, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { config: parsed.ok ? config : undefined, file, problems };
+  return { config: problems.length === 0 ? config : undefined, file, problems, notes };
+}
+
+/** The configuration with its invalid settings reported and left at their defaults. */
+function parseWhatIsValid(raw: RawSettings, problems: CheckProblem[]): PlumbConfig | undefined {
+  const parsed = safeParseConfig(raw);
+  if (parsed.ok) return parsed.config;
+  for (const problem of parsed.problems) problems.push({ code: 'invalid_config', message: problem.message });
+  const dropped = new Set(parsed.problems.map((problem) => problem.key.split('.')[0]));
+  const rest = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
+  return rest.ok ? rest.config : undefined;
+}
+
+async function checkModules(config: PlumbConfig, load: ModuleLoader, problems: CheckProblem[]): Promise<void> {
+  const modules: [string, unknown, readonly string[], string][] = [
+    ['authenticate', config.authenticate, ['authenticate'], 'a function (request) => actor | null'],
+    ['permission', config.permission, ['permission'], 'a function (actor, scope) => boolean'],
+    ['audit.logger', config.audit.logger, ['logger'], 'a function (record) => void'],
+  ];
+  for (const [key, setting, names, signature] of modules) {
+    if (setting === null || typeof setting === 'function') continue;
+    try {
+      await settingFunction(setting as string, { load, key, names, signature });
+    } catch (error) {
+      if (!isPlumbError(error)) throw error;
+      problems.push({ code: error.code, message: `${key}: ${error.message}` });
+    }
+  }
+}
+
+/** Defines the app and compares its tables with the database's, creating nothing. */
+async function checkApp(host: HostDefinition, config: PlumbConfig, root: string, problems: CheckProblem[], notes: string[]): Promise<App | undefined> {
+  const tables = host.tables ?? 'own';
+  let database: Database;
+  try {
+    const location = parseDatabaseUrl(config.database, root);
+    if (location.kind === 'sqlite' && tables === 'own' && !existsSync(location.path)) {
+      notes.push(`database: '${location.path}' does not exist yet; the first start creates it with the app's tables.`);
+      database = await openDatabase({ kind: 'memory' });
+    } else database = await openDatabase(location, tables);
+  } catch (error) {
+    if (!isPlumbError(error)) throw error;
+    problems.push({ code: error.code, message: `database: ${error.message}` });
+    return undefined;
+  }
+  let app: App;
+  try {
+    app = defineApp({ managers: host.managers, database, tables });
+  } catch (error) {
+    await database.close();
+    if (!isPlumbError(error)) throw error;
+    problems.push({ code: error.code, message: error.message });
+    return undefined;
+  }
+  try {
+    const checked = await checkTables(database, app.managers, tables);
+    for (const problem of checked.problems) problems.push({ code: 'schema_mismatch', message: problem });
+    if (checked.missing.length > 0) notes.push(`New tables the first start creates: ${checked.missing.join(', ')}.`);
+  } catch (error) {
+    await app.close();
+    if (!isPlumbError(error)) throw error;
+    problems.push({ code: error.code, message: `database: ${error.message}` });
+    return undefined;
+  }
+  return app;
 }

@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { PlumbError } from '../core/index.js';
@@ -8,13 +5,15 @@ import { engineSettingsSchema } from '../engine/index.js';
 import type { EngineSettingsInput } from '../engine/index.js';
 import { toolSettingsSchema } from '../tools/index.js';
 import type { ToolSettingsInput } from '../tools/index.js';
-import { serverSettingsShape } from './settings.js';
+import { appSettingsShape } from './app-settings.js';
+import { serverSettingsShape } from './server-settings.js';
 
 /**
- * The whole `plumb.config.*` object: the server's own settings next to the engine's and the
- * tools', each declared once by its folder.
+ * The whole `plumb.config.*` object: which app and database, the server's own settings, the
+ * engine's and the tools', each declared once by its folder.
  */
 export const plumbConfigSchema = z.strictObject({
+  ...appSettingsShape,
   ...engineSettingsSchema.shape,
   ...toolSettingsSchema.shape,
   ...serverSettingsShape,
@@ -23,8 +22,10 @@ export const plumbConfigSchema = z.strictObject({
 export type PlumbConfigInput = z.input<typeof plumbConfigSchema>;
 export type PlumbConfig = Readonly<z.output<typeof plumbConfigSchema>>;
 
-/** The file names looked for, in order, when no --config is given. */
-export const configFileNames = ['plumb.config.json', 'plumb.config.js', 'plumb.config.mjs', 'plumb.config.ts'] as const;
+/** Typed configuration files: `export default defineConfig({ … })` gets every key and its type checked by the editor. */
+export function defineConfig(config: PlumbConfigInput): PlumbConfigInput {
+  return config;
+}
 
 /** One problem with a configuration, naming the key. */
 export interface ConfigProblem {
@@ -35,7 +36,8 @@ export interface ConfigProblem {
 /** Non-throwing: the parsed configuration, or every problem with its key. */
 export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig } | { ok: false; problems: readonly ConfigProblem[] } {
   const result = plumbConfigSchema.safeParse(input ?? {});
-  if (result.success) return { ok: true, config: deepFreeze(result.data) };
+  // A host definition given as `app` keeps its own objects (tools, managers) unfrozen.
+  if (result.success) return { ok: true, config: Object.freeze(Object.fromEntries(Object.entries(result.data).map(([key, value]) => [key, key === 'app' ? value : deepFreeze(value)]))) as PlumbConfig };
   const known = Object.keys(plumbConfigSchema.shape).sort();
   const problems: ConfigProblem[] = [];
   for (const issue of result.error.issues) {
@@ -63,47 +65,13 @@ export function parseConfig(input: unknown): PlumbConfig {
   throw new PlumbError('invalid_config', result.problems.map((problem) => problem.message).join(' '), { details: { problems: result.problems } });
 }
 
-/** Where the configuration comes from: the given path, else the first `plumb.config.*` in `cwd`, else none. */
-export function findConfigFile(path: string | undefined, cwd: string): string | undefined {
-  if (path !== undefined) {
-    const full = isAbsolute(path) ? path : resolve(cwd, path);
-    if (!existsSync(full)) throw new PlumbError('config_not_found', `No configuration file at '${full}'.`);
-    return full;
-  }
-  for (const name of configFileNames) {
-    const full = resolve(cwd, name);
-    if (existsSync(full)) return full;
-  }
-  return undefined;
-}
-
-/** Reads the raw object of a configuration file: JSON, or a module's default export. */
-export async function readConfigFile(file: string): Promise<unknown> {
-  try {
-    if (extname(file) === '.json') return JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    const module = (await import(pathToFileURL(file).href)) as { default?: unknown; config?: unknown };
-    const value = module.default ?? module.config;
-    if (value === undefined) throw new Error('the module has no default export (export default { … })');
-    return typeof value === 'function' ? await (value as () => unknown)() : value;
-  } catch (error) {
-    throw new PlumbError('config_load_failed', `Could not load '${file}': ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
-  }
-}
-
-/** Finds, reads and parses the configuration; `overrides` (CLI flags) win over the file. */
-export async function loadConfig(options: { readonly path?: string; readonly cwd?: string; readonly overrides?: Record<string, unknown> } = {}): Promise<{ config: PlumbConfig; file: string | undefined }> {
-  const { raw, file } = await readSettings(options);
-  return { config: parseConfig({ ...raw, ...options.overrides }), file };
-}
-
-/** The settings object as the configuration file holds it (not yet validated), and the file. */
-export async function readSettings(options: { readonly path?: string; readonly cwd?: string }): Promise<{ raw: Record<string, unknown>; file: string | undefined }> {
-  const file = findConfigFile(options.path, options.cwd ?? process.cwd());
-  const raw = file === undefined ? {} : await readConfigFile(file);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new PlumbError('invalid_config', `The configuration in '${file ?? '(none)'}' must be an object of settings.`);
-  }
-  return { raw: raw as Record<string, unknown>, file };
+/** The engine's and the tools' parts of a configuration, for `createEngine`. */
+export function splitConfig(config: PlumbConfig): { engine: EngineSettingsInput; tools: ToolSettingsInput } {
+  const pick = (keys: readonly string[]): Record<string, unknown> => Object.fromEntries(keys.map((key) => [key, (config as Record<string, unknown>)[key]]));
+  return {
+    engine: pick(Object.keys(engineSettingsSchema.shape)),
+    tools: pick(Object.keys(toolSettingsSchema.shape)),
+  };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -112,13 +80,4 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
-}
-
-/** The engine's and the tools' parts of a configuration, for `createEngine`. */
-export function splitConfig(config: PlumbConfig): { engine: EngineSettingsInput; tools: ToolSettingsInput } {
-  const pick = (keys: readonly string[]): Record<string, unknown> => Object.fromEntries(keys.map((key) => [key, (config as Record<string, unknown>)[key]]));
-  return {
-    engine: pick(Object.keys(engineSettingsSchema.shape)),
-    tools: pick(Object.keys(toolSettingsSchema.shape)),
-  };
 }

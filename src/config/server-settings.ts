@@ -57,7 +57,7 @@ export function normalizeUrl(url: string): string {
   return trimmed === '' ? '/' : `/${trimmed}/`;
 }
 
-/** The chat service's own settings (the engine's and the tools' are composed in `config.ts`). */
+/** The chat service's own settings (the engine's, the tools' and the app's are composed in `schema.ts`). */
 export const serverSettingsShape = {
   /** Register the chat routes (HTTP, SSE, WebSocket, threads, CSRF). */
   enabled: z.boolean().default(true),
@@ -90,8 +90,6 @@ export const serverSettingsShape = {
   valuesTtlSeconds: z.number().positive().default(300),
   /** A field with more distinct values than this is not indexed for the router. */
   maxValuesPerField: z.int().positive().max(10_000).default(50),
-  /** SQLite file holding threads, turns and confirmations; `:memory:` for a throwaway store. */
-  database: z.string().min(1).default('.plumb/chat.sqlite'),
   /** `normal`: a committed step survives a process crash; `full`: also a power loss, at a cost per commit (docs/store.md). */
   durability: z.enum(['normal', 'full']).default('normal'),
   /** TCP port of `plumb serve` (0 picks a free one). */

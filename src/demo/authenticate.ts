@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { AuthRequest } from '../config/index.js';
 import { PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { demoActor, demoActorNames } from './actors.js';
@@ -7,9 +7,10 @@ import { demoActor, demoActorNames } from './actors.js';
  * The demo's `authenticate` hook: the user named by the `X-Plumb-User` header, else by the
  * `plumb_user` cookie; neither means anonymous. Demo only — a real host verifies a session.
  */
-export function authenticateDemo(request: FastifyRequest): Actor | null {
+export function authenticateDemo(request: AuthRequest): Actor | null {
   const header = request.headers['x-plumb-user'];
-  const name = (Array.isArray(header) ? header[0] : header) ?? readCookie(request.headers.cookie, 'plumb_user');
+  const cookie = request.headers.cookie;
+  const name = (Array.isArray(header) ? header[0] : header) ?? readCookie(Array.isArray(cookie) ? cookie[0] : cookie, 'plumb_user');
   if (name === undefined || name === '' || name === 'anonymous') return null;
   const actor = demoActor(name);
   if (actor === undefined) {

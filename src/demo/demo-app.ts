@@ -1,11 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { userActor } from '../core/index.js';
-import { defineApp, sqlite } from '../data/index.js';
+import { openHostApp } from '../config/index.js';
 import type { App, DataSettings } from '../data/index.js';
-import { demoManagers } from './managers.js';
+import { demoHost } from './host.js';
 import { demoSeed, scaledSeed } from './seed-data.js';
-import type { SeedBatch } from './seed-data.js';
 
 export interface DemoAppOptions {
   /** SQLite file, or `:memory:`. Default `:memory:`. A new or empty file is seeded. */
@@ -19,36 +15,14 @@ export interface DemoAppOptions {
   readonly onQuery?: (sql: string) => void;
 }
 
-/** The default file `plumb serve --demo` and the CLI use, relative to the working directory. */
-export const defaultDemoDatabasePath = '.plumb/demo.sqlite';
-
 /** Opens the demo shop, creating its tables and seeding it when it is empty. */
 export async function createDemoApp(options: DemoAppOptions = {}): Promise<App> {
-  const path = options.path ?? ':memory:';
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const app = defineApp({
-    managers: [...demoManagers],
-    database: sqlite({ path }),
-    ...(options.settings === undefined ? {} : { settings: options.settings }),
+  const host = options.settings === undefined ? demoHost : { ...demoHost, data: options.settings };
+  const opened = await openHostApp({
+    host,
+    database: options.path ?? ':memory:',
+    seed: options.scale === undefined ? () => demoSeed(options.now ?? new Date()) : () => scaledSeed(options.scale!),
     ...(options.onQuery === undefined ? {} : { onQuery: options.onQuery }),
   });
-  try {
-    await app.ready();
-    if (await isEmpty(app)) {
-      const batches: Iterable<SeedBatch> =
-        options.scale === undefined ? demoSeed(options.now ?? new Date()) : scaledSeed(options.scale);
-      for (const batch of batches) await app.load(batch.manager, batch.rows);
-    }
-    return app;
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-}
-
-/** The seed runs as an admin because read permissions apply to every count, the seed's too. */
-const seeder = userActor('plumb-seed', ['admin']);
-
-async function isEmpty(app: App): Promise<boolean> {
-  return (await app.count(seeder, 'Material')) === 0;
+  return opened.app;
 }

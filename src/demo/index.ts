@@ -1,4 +1,5 @@
-export { createDemoApp, defaultDemoDatabasePath } from './demo-app.js';
+export { createDemoApp } from './demo-app.js';
+export { demoHost, defaultDemoDatabasePath, demoExamples, authenticateDemoHeader } from './host.js';
 export type { DemoAppOptions } from './demo-app.js';
 export { demoActors, demoActor, demoActorNames } from './actors.js';
 export type { DemoActorName } from './actors.js';

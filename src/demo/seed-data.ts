@@ -6,6 +6,7 @@ import { Decimal } from 'decimal.js';
  * afternoon?" always has something to find.
  */
 
+/** One manager's rows, the shape every host's seed has. */
 export interface SeedBatch {
   readonly manager: string;
   readonly rows: readonly Record<string, unknown>[];

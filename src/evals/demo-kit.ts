@@ -44,7 +44,7 @@ export function demoCaseOpener(options: DemoKitOptions): OpenEvalCase {
       const hostTools = host.tools;
       const chatTools = createChatTools(app, host.toolSettings);
       const reader = await createAppReader({ app, hostTools, modelTools: chatTools.tools, vocabulary: host.vocabulary, rulebook: host.rulebook, secret, clock });
-      store = options.store === 'sqlite' ? openSqliteStore({ path: join(requireDirectory(options), `${evalCase.id}.sqlite`) }) : createMemoryStore();
+      store = options.store === 'sqlite' ? await openSqliteStore({ path: join(requireDirectory(options), `${evalCase.id}.sqlite`) }) : createMemoryStore();
       engine = createEngine({ app, store, tools: [...chatTools.tools, ...hostTools], reader, toolSettings: chatTools.settings, clock });
       await engine.ready;
     } catch (error) {

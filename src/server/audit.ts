@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import type { DestinationStream } from 'pino';
 import type { Actor } from '../core/index.js';
-import type { AuditLevel, AuditLoggerFn, AuditRecord } from './settings.js';
+import type { AuditLevel, AuditLoggerFn, AuditRecord } from '../config/index.js';
 
 export interface AuditOptions {
   readonly enabled: boolean;

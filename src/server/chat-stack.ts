@@ -4,14 +4,15 @@ import { PlumbError } from '../core/index.js';
 import type { App } from '../data/index.js';
 import { createAppReader, createEngine } from '../engine/index.js';
 import type { AppReader, Engine, EngineHooks } from '../engine/index.js';
+import type { RulebookInput, VocabularyFile } from '../router/index.js';
 import { createProvider } from '../providers/index.js';
 import type { Provider, ProviderConfig } from '../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { createChatTools } from '../tools/index.js';
 import type { Tool, ToolSettingsInput } from '../tools/index.js';
-import { splitConfig } from './config.js';
-import type { PlumbConfig } from './config.js';
+import { splitConfig, storeLocation } from '../config/index.js';
+import type { PlumbConfig } from '../config/index.js';
 import { stableSecret } from './stable-secret.js';
 
 /** What a host application adds to the chat stack besides its data: its own tools and its router files. */
@@ -21,9 +22,9 @@ export interface ChatHost {
   /** Tool settings that replace the configuration's (allowed and confirmed mutations, bounds). */
   readonly toolSettings?: ToolSettingsInput;
   /** Router words (YAML text or parsed); replaces the `vocabulary` file setting. */
-  readonly vocabulary?: string;
-  /** Router rulebook (YAML text); replaces the `rulebook` file setting. */
-  readonly rulebook?: string;
+  readonly vocabulary?: string | VocabularyFile | undefined;
+  /** Router rulebook (YAML text or parsed); replaces the `rulebook` file setting. */
+  readonly rulebook?: string | RulebookInput | undefined;
 }
 
 export interface ChatStack extends AsyncDisposable {
@@ -37,7 +38,7 @@ export interface ChatStack extends AsyncDisposable {
 }
 
 /**
- * The engine a configuration describes: the store at `database`, the configured provider (or the
+ * The engine a configuration describes: the journal at `store`, the configured provider (or the
  * one given), the app's chat tools and the host's, the app reader that reads turns first (unless
  * `router` is off), the engine and tool settings.
  */
@@ -54,6 +55,11 @@ export async function createChatStack(options: {
 }): Promise<ChatStack> {
   const { app, config } = options;
   const cwd = options.cwd ?? process.cwd();
+  const journal = storeLocation(config, cwd);
+  if (journal.kind === 'postgres') {
+    throw new PlumbError('invalid_config', "store: this version keeps the journal in SQLite; set store to a SQLite path (or leave it unset) while the data is on PostgreSQL.", { details: { key: 'store' } });
+  }
+  const journalPath = journal.kind === 'memory' ? ':memory:' : journal.path;
   const configured =
     options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd }));
   const provider = configured === undefined || options.wrapProvider === undefined ? configured : options.wrapProvider(configured);
@@ -68,18 +74,18 @@ export async function createChatStack(options: {
           app,
           hostTools,
           modelTools: tools.tools,
-          secret: stableSecret({ configured: config.sessionSecret, database: config.database }),
+          secret: stableSecret({ configured: config.sessionSecret, database: journalPath }),
           valuesTtlSeconds: config.valuesTtlSeconds,
           maxValuesPerField: config.maxValuesPerField,
           toolSettings: { maxResults: tools.settings.maxResults, maxResultBytes: tools.settings.maxResultBytes, queryTimeoutSeconds: tools.settings.queryTimeoutSeconds },
-          ...routerFile('vocabulary', host.vocabulary, config.vocabulary, cwd),
-          ...routerFile('rulebook', host.rulebook, config.rulebook, cwd),
+          ...definedAs('vocabulary', routerFile('vocabulary', host.vocabulary, config.vocabulary, cwd)),
+          ...definedAs('rulebook', routerFile('rulebook', host.rulebook, config.rulebook, cwd)),
         });
   let store: Store;
-  if (config.database === ':memory:') store = createMemoryStore();
+  if (journal.kind === 'memory') store = createMemoryStore();
   else {
-    mkdirSync(dirname(config.database), { recursive: true });
-    store = openSqliteStore({ path: config.database, durability: config.durability });
+    mkdirSync(dirname(journal.path), { recursive: true });
+    store = await openSqliteStore({ path: journal.path, durability: config.durability });
   }
   let engine: Engine;
   try {
@@ -107,14 +113,18 @@ export async function createChatStack(options: {
   return { engine, store, provider, reader, close, [Symbol.asyncDispose]: close };
 }
 
-/** The host's router file: the text it gave, else the configured file's text, else nothing. */
-function routerFile(key: 'vocabulary' | 'rulebook', given: string | undefined, path: string | null, cwd: string): { vocabulary?: string; rulebook?: string } {
-  if (given !== undefined) return { [key]: given };
-  if (path === null) return {};
+/** The host's router file: what it gave, else the configured file's text, else undefined. */
+function routerFile<T>(key: 'vocabulary' | 'rulebook', given: T | undefined, path: string | null, cwd: string): T | string | undefined {
+  if (given !== undefined) return given;
+  if (path === null) return undefined;
   const file = isAbsolute(path) ? path : resolve(cwd, path);
   try {
-    return { [key]: readFileSync(file, 'utf8') };
+    return readFileSync(file, 'utf8');
   } catch (error) {
     throw new PlumbError('config_load_failed', `Could not read the ${key} file '${file}' (setting '${key}'): ${(error as Error).message}.`, { cause: error });
   }
+}
+
+function definedAs<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defaultRetentionLimit, openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
-import type { PlumbConfig } from './config.js';
+import { storeLocation } from '../config/index.js';
+import type { PlumbConfig } from '../config/index.js';
 
 export interface CleanupReport {
   readonly threadsDeleted: readonly string[];
@@ -49,12 +50,17 @@ export async function cleanupWithStore(store: Store, ttlHours: number, options: 
   return { threadsDeleted, confirmationsExpired: expired.length, confirmationsDeleted, cutoff: new Date(cutoff).toISOString() };
 }
 
-/** `plumb cleanup`: retention on the configured SQLite database (nothing to do for `:memory:` or a missing file). */
-export async function cleanupStore(config: PlumbConfig, now: number = Date.now(), options: Omit<CleanupOptions, 'now'> = {}): Promise<CleanupReport> {
-  if (config.database === ':memory:' || !existsSync(config.database)) {
+/**
+ * `plumb cleanup`: retention on the configured journal (the `store` setting, resolved from
+ * `root`); nothing to do for an in-memory journal or a file that does not exist yet.
+ */
+export async function cleanupStore(config: PlumbConfig, options: CleanupOptions & { readonly root?: string } = {}): Promise<CleanupReport> {
+  const now = options.now ?? Date.now();
+  const location = storeLocation(config, options.root ?? process.cwd());
+  if (location.kind !== 'sqlite' || !existsSync(location.path)) {
     return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
   }
-  const store = openSqliteStore({ path: config.database, durability: config.durability, clock: () => now });
+  const store = await openSqliteStore({ path: location.path, durability: config.durability, clock: () => now });
   try {
     return await cleanupWithStore(store, config.ttlHours, { ...options, now });
   } finally {

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoActors, createDemoApp } from '../../src/demo/index.js';
-import { createChatStack, normalizeUrl, parseConfig, plumbConfigSchema, safeParseConfig } from '../../src/server/index.js';
+import { normalizeUrl } from '../../src/config/index.js';
+import { createChatStack, parseConfig, plumbConfigSchema, safeParseConfig } from '../../src/server/index.js';
 import { plumb } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -27,7 +28,7 @@ describe('configuration', () => {
   });
 
   it.each([
-    [{ colour: 'red' }, /Unknown setting 'colour'\. Settings: allowedMutations, /],
+    [{ colour: 'red' }, /Unknown setting 'colour'\. Settings: actors, allowedMutations, /],
     [{ threadTailCacheItem: 5 }, /Unknown setting 'threadTailCacheItem'\. Did you mean 'threadTailCacheItems'\?/],
     [{ rateLimit: { request: 5 } }, /Unknown setting 'rateLimit.request'/],
     [{ rateLimit: { windowSeconds: 0 } }, /'rateLimit.windowSeconds'/],
@@ -81,7 +82,8 @@ describe('plumb check', () => {
     expect(problems.map((problem) => problem.code)).toEqual(['invalid_config', 'invalid_config', 'provider_dependency_missing']);
     expect(problems.map((problem) => problem.message).join('\n')).toMatch(/maxResults.*audit\.level.*plumb-test-absent-sdk/s);
     const text = await plumb('check', '--config', file);
-    expect(text.stdout.split('\n')[0]).toBe(`Checked ${file} (no app: pass --demo or --db to check exposure and allow-lists)`);
+    expect(text.stdout.split('\n')[0]).toBe(`Checked ${file}`);
+    expect(text.stdout).toContain('note: No app is configured (set app, or pass --demo)');
   });
 
   it('says config_not_found for a missing file', async () => {
@@ -96,7 +98,7 @@ describe('plumb cleanup', () => {
     const dir = tempDir();
     try {
       const database = join(dir.path, 'chat.sqlite');
-      const config = parseConfig({ database, provider: `scripted:${script}`, allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'], confirmTimeoutSeconds: 1, ttlHours: 1 });
+      const config = parseConfig({ store: database, provider: `scripted:${script}`, allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'], confirmTimeoutSeconds: 1, ttlHours: 1 });
       const app = await createDemoApp({ path: ':memory:' });
       const stack = await createChatStack({ app, config });
       const old = await stack.engine.ask({ actor: demoActors.bob, requestKey: 'r1', text: 'which materials?' });
@@ -112,7 +114,7 @@ describe('plumb cleanup', () => {
       db.close();
 
       const file = join(dir.path, 'plumb.config.json');
-      writeFileSync(file, JSON.stringify({ database, ttlHours: 1 }));
+      writeFileSync(file, JSON.stringify({ store: database, ttlHours: 1 }));
       const run = await plumb('cleanup', '--config', file, '--json');
       expect(run.code).toBe(0);
       const report = JSON.parse(run.stdout) as { threadsDeleted: string[]; confirmationsExpired: number; confirmationsDeleted: number };

@@ -25,7 +25,7 @@ describe('the console on the embedded default (no model)', () => {
     dir = mkdtempSync(join(tmpdir(), 'plumb-console-router-'));
     browser = await launchChromium();
     app = await createDemoApp({ path: join(dir, 'demo.sqlite') });
-    const config = parseConfig({ database: join(dir, 'chat.sqlite'), rateLimit: { requests: 1000 } });
+    const config = parseConfig({ store: join(dir, 'chat.sqlite'), rateLimit: { requests: 1000 } });
     stack = await createChatStack({ app, config, host: demoChatHost(app) });
     server = await createServer({
       app,

@@ -20,7 +20,7 @@ interface Served {
 async function serveDemo(settings: PlumbConfigInput): Promise<Served> {
   const app: App = await createDemoApp({ path: ':memory:' });
   // The model's console: every turn goes to the scripted model (the router-first console is below).
-  const config = parseConfig({ database: ':memory:', provider: `scripted:${script}`, router: 'off', allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'], ...settings });
+  const config = parseConfig({ store: ':memory:', provider: `scripted:${script}`, router: 'off', allowedMutations: ['createMaterial'], confirmMutations: ['createMaterial'], ...settings });
   const stack: ChatStack = await createChatStack({ app, config });
   const server: PlumbServer = await createServer({
     app,

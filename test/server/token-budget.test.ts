@@ -19,7 +19,7 @@ describe('token budgets inside a turn', () => {
   beforeAll(async () => {
     app = await createDemoApp({ path: ':memory:' });
     // The script reports 5 output tokens for the tool round and 10 for the answer round; every turn goes to it.
-    const config = parseConfig({ database: ':memory:', provider: `scripted:${script}`, router: 'off', rateLimit: { requests: null, outputTokens: 5, windowSeconds: 600 } });
+    const config = parseConfig({ store: ':memory:', provider: `scripted:${script}`, router: 'off', rateLimit: { requests: null, outputTokens: 5, windowSeconds: 600 } });
     const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
     const tokenBudget = createTokenBudget(rateLimiter);
     stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap });

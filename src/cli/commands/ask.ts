@@ -3,18 +3,12 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
 import type { Actor } from '../../core/index.js';
-import { defaultDemoDatabasePath, demoChatHost } from '../../demo/index.js';
-import { createAppReader, createEngine } from '../../engine/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
-import type { Provider } from '../../providers/index.js';
 import { LANGUAGES } from '../../router/index.js';
-import { createMemoryStore, openSqliteStore } from '../../store/index.js';
-import type { Store } from '../../store/index.js';
-import { stableSecret } from '../../server/index.js';
-import { createChatTools } from '../../tools/index.js';
-import { actorFrom, addAppOptions, openApp } from '../app-options.js';
+import { createChatStack } from '../../server/index.js';
+import { addAppOptions, openCliApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
-import { addProviderOptions, providerFrom } from '../provider-options.js';
+import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
@@ -34,9 +28,9 @@ interface AskOptions extends AppOptions, ProviderOptions {
 type Decide = (event: Extract<ChatEvent, { type: 'confirm_mutation' }>) => Promise<boolean>;
 
 /**
- * `plumb ask "<text>"`: runs one turn through the engine over the demo app and prints the answer
- * (or every event as a JSON line with `--json`). The journal lives in the demo's SQLite file, so
- * `--thread ID` continues a conversation across runs.
+ * `plumb ask "<text>"`: runs one turn through the engine over the configured app (or the demo) and
+ * prints the answer (or every event as a JSON line with `--json`). The journal is the configured
+ * store, so `--thread ID` continues a conversation across runs.
  */
 export function registerAskCommand(program: Command, io: CliIo): void {
   const command = program
@@ -50,41 +44,17 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--language <lang>', 'the language the router reads the turn in (never guessed; default: the conversation\'s, at first English)').choices([...LANGUAGES]));
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
-    if (options.router === 'off' && options.provider === undefined) throw new CliUsageError('--router off sends every turn to the model: give --provider too');
-    const baseActor = actorFrom(options);
+    await using opened = await openCliApp(options, { ...providerOverrides(options), ...(options.router === undefined ? {} : { router: options.router }) });
+    const { config } = opened;
+    checkProviderFlags(options, config.provider);
+    if (config.router === 'off' && config.provider === null) throw new CliUsageError('--router off sends every turn to the model: give --provider too (or set provider in the configuration)');
     // The CLI is one session: an anonymous visitor keeps one thread across runs.
-    const actor: Actor = baseActor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : baseActor;
-    const provider = await providerFrom(options);
-    const app = await openApp(options);
-    const path = options.db ?? defaultDemoDatabasePath;
-    const store: Store = path === ':memory:' ? createMemoryStore() : openSqliteStore({ path, tablePrefix: 'plumb_chat_' });
-    const host = demoChatHost(app);
-    const chatTools = createChatTools(app, host.toolSettings);
-    const reader =
-      options.router === 'off'
-        ? undefined
-        : await createAppReader({ app, hostTools: host.tools, modelTools: chatTools.tools, vocabulary: host.vocabulary, rulebook: host.rulebook, secret: stableSecret({ configured: null, database: path }) });
-    const engine = createEngine({
-      app,
-      store,
-      tools: [...chatTools.tools, ...host.tools],
-      toolSettings: chatTools.settings,
-      ...(reader === undefined ? {} : { reader }),
-      ...withProvider(provider),
-    });
-    try {
-      const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
-      await runTurn(engine, io, options.json === true, decide, engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
-    } finally {
-      await engine.close();
-      await store.close();
-      await app.close();
-    }
+    const actor: Actor = opened.actor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : opened.actor;
+    const { app, tools, vocabulary, rulebook } = opened.opened;
+    await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook }, cwd: opened.loaded.root });
+    const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
+    await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
   });
-}
-
-function withProvider(provider: Provider | undefined): { provider?: Provider } {
-  return provider === undefined ? {} : { provider };
 }
 
 async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor): Promise<void> {

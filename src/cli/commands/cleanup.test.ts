@@ -12,7 +12,7 @@ let configFile: string;
 beforeEach(() => {
   database = join(dir.path, 'chat.sqlite');
   configFile = join(dir.path, 'plumb.config.json');
-  writeFileSync(configFile, JSON.stringify({ database, ttlHours: 1 }));
+  writeFileSync(configFile, JSON.stringify({ store: database, ttlHours: 1 }));
 });
 
 const hour = 3_600_000;
@@ -21,7 +21,7 @@ const hour = 3_600_000;
 async function seed(): Promise<{ old: string[]; recent: string; waiting: string }> {
   const twoHoursAgo = Date.now() - 2 * hour;
   let now = twoHoursAgo;
-  const store = openSqliteStore({ path: database, clock: () => now });
+  const store = await openSqliteStore({ path: database, clock: () => now });
   try {
     const old: string[] = [];
     for (const owner of ['user:a', 'user:b', 'user:c']) {
@@ -47,10 +47,10 @@ describe('plumb cleanup', () => {
     const { old, recent, waiting } = await seed();
     const result = await plumb('cleanup', '--config', configFile, '--batch', '2', '--json');
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { database: string; threadsDeleted: string[]; confirmationsExpired: number; confirmationsDeleted: number };
-    expect(report).toMatchObject({ database, confirmationsExpired: 1, confirmationsDeleted: 1 });
+    const report = JSON.parse(result.stdout) as { store: string; threadsDeleted: string[]; confirmationsExpired: number; confirmationsDeleted: number };
+    expect(report).toMatchObject({ store: database, confirmationsExpired: 1, confirmationsDeleted: 1 });
     expect(report.threadsDeleted).toEqual(old);
-    const store = openSqliteStore({ path: database });
+    const store = await openSqliteStore({ path: database });
     try {
       expect(await store.getThread(recent)).toBeDefined();
       expect(await store.getThread(waiting)).toBeDefined();

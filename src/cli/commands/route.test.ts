@@ -15,14 +15,14 @@ describe('plumb route', () => {
 
   it('prints a readable summary of the plan', async () => {
     const { io, out } = capture();
-    expect(await runCli(['route', '--demo', 'charge order 4411'], io)).toBe(0);
+    expect(await runCli(['route', '--demo', '--database', ':memory:', 'charge order 4411'], io)).toBe(0);
     expect(out.join('')).toContain('outcome: ask');
     expect(out.join('')).toContain('question: To charge card, which amount?');
   });
 
   it('prints the TurnPlan as JSON, reading dates against --now in the chosen language', async () => {
     const { io, out } = capture();
-    expect(await runCli(['route', '--demo', '--json', '--language', 'pt-BR', '--now', '2026-10-19T09:00:00-03:00', 'estou livre quinta à tarde?'], io)).toBe(0);
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--json', '--language', 'pt-BR', '--now', '2026-10-19T09:00:00-03:00', 'estou livre quinta à tarde?'], io)).toBe(0);
     const plan = JSON.parse(out.join(''));
     expect(plan.outcome).toBe('run');
     expect(plan.steps[0].selection.arguments).toEqual({ time_max: '2026-10-22T18:00:00-03:00', time_min: '2026-10-22T12:00:00-03:00' });
@@ -31,9 +31,9 @@ describe('plumb route', () => {
   it('carries a saved session from one command to the next', async () => {
     const file = join(dir.path, 'session.json');
     const first = capture();
-    expect(await runCli(['route', '--demo', '--save-session', file, 'charge order 4411'], first.io)).toBe(0);
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--save-session', file, 'charge order 4411'], first.io)).toBe(0);
     const second = capture();
-    expect(await runCli(['route', '--demo', '--json', '--session', file, '--save-session', file, 'the amount is 40.00'], second.io)).toBe(0);
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--json', '--session', file, '--save-session', file, 'the amount is 40.00'], second.io)).toBe(0);
     const plan = JSON.parse(second.out.join(''));
     expect(plan.steps[0].selection.sources).toEqual({ amount: 'reply', order_id: 'turn' });
     expect(JSON.parse(readFileSync(file, 'utf8')).answered.reads).toBe(2);
@@ -50,9 +50,9 @@ describe('plumb route', () => {
   it('exits 2 with a one-line reason on bad usage', async () => {
     const none = capture();
     expect(await runCli(['route', 'show order 1'], none.io)).toBe(2);
-    expect(none.err.join('')).toMatch(/--demo or --catalogue/);
+    expect(none.err.join('')).toMatch(/--demo for the embedded demo shop.*--catalogue FILE/);
     const language = capture();
-    expect(await runCli(['route', '--demo', '--language', 'fr', 'x'], language.io)).toBe(2);
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--language', 'fr', 'x'], language.io)).toBe(2);
     const missing = capture();
     expect(await runCli(['route', '--catalogue', join(dir.path, 'nope.json'), 'x'], missing.io)).toBe(2);
   });

@@ -1,14 +1,20 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/index.js';
+import { createAppReader } from '../../engine/index.js';
 import type { CatalogueEntry, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
 import { createRouter, sessionFromJSON } from '../../router/index.js';
+import { createChatTools } from '../../tools/index.js';
+import { splitConfig } from '../../config/index.js';
+import { addConfigOptions, addDatabaseOption, loadCliConfig, noApp, openLoadedApp } from '../app-options.js';
 import { CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 
 interface RouteOptions {
+  readonly config?: string;
   readonly demo?: boolean;
+  readonly database?: string;
+  readonly db?: string;
   readonly catalogue?: string;
   readonly vocabulary?: string;
   readonly rulebook?: string;
@@ -24,14 +30,15 @@ interface RouteOptions {
 const LOCAL_SECRET = 'plumb-cli-route-local-secret';
 
 export function registerRouteCommand(program: Command, io: CliIo): void {
-  program
-    .command('route')
-    .description('Read one turn with the deterministic router and print its TurnPlan (run, ask, declined or unread)')
-    .argument('<turn>', 'what the person typed, e.g. "charge order 4411"')
-    .option('--demo', "use the demo's catalogue, rulebook and vocabulary")
-    .option('--catalogue <file>', 'catalogue file: a JSON or YAML array of { name, description, parameters, effect, outputs?, undo? }')
-    .option('--vocabulary <file>', 'vocabulary YAML file (settings.language, languages.<en|pt-BR>…)')
-    .option('--rulebook <file>', 'rulebook YAML or JSON file')
+  addDatabaseOption(addConfigOptions(
+    program
+      .command('route')
+      .description("Read one turn with the deterministic router and print its TurnPlan (run, ask, declined or unread): the configured app's router (as a chat turn reads it), or one over a catalogue file")
+      .argument('<turn>', 'what the person typed, e.g. "charge order 4411"'),
+  ))
+    .option('--catalogue <file>', 'read with a router over this catalogue file instead of the app: a JSON or YAML array of { name, description, parameters, effect, outputs?, undo? }')
+    .option('--vocabulary <file>', "vocabulary YAML file (settings.language, languages.<en|pt-BR>…), over the app's own")
+    .option('--rulebook <file>', "rulebook YAML or JSON file, instead of the app's")
     .option('--now <rfc3339>', 'what time it is where the host runs, with its offset (2026-10-19T09:00:00+01:00)')
     .option('--language <language>', 'en or pt-BR (default: the vocabulary settings.language, else en)')
     .option('--session <file>', 'read the turn in this saved session (JSON written by --save-session)')
@@ -39,29 +46,37 @@ export function registerRouteCommand(program: Command, io: CliIo): void {
     .option('--on-unread <setting>', 'model or refuse: what a new session does with unread turns')
     .option('--json', 'print the TurnPlan as JSON')
     .action(async (turn: string, options: RouteOptions) => {
-      const router = await buildRouter(options);
-      if (options.onUnread !== undefined && options.onUnread !== 'model' && options.onUnread !== 'refuse') {
-        throw new CliUsageError(`--on-unread must be model or refuse, not '${options.onUnread}'`);
+      const { router, close } = await buildRouter(options);
+      try {
+        await routeTurn(router, turn, options, io);
+      } finally {
+        await close();
       }
-      if (options.language !== undefined && !['en', 'pt-br', 'pt'].includes(options.language.toLowerCase())) {
-        throw new CliUsageError(`--language must be en or pt-BR, not '${options.language}'`);
-      }
-      let plan: TurnPlan;
-      let session: Session | null = null;
-      if (options.session !== undefined || options.saveSession !== undefined) {
-        session = options.session === undefined ? newSession(router, options) : sessionFromJSON(router, await readText(options.session, '--session'));
-        const context: RouterContext | undefined = options.now === undefined ? undefined : { ...session.state().context, now: options.now };
-        plan = session.read(turn, context === undefined ? {} : { context });
-      } else {
-        plan = router.plan(turn, {
-          ...(options.language === undefined ? {} : { language: options.language }),
-          ...(options.now === undefined ? {} : { context: { now: options.now } }),
-          ...(options.onUnread === undefined ? {} : { onUnread: options.onUnread }),
-        });
-      }
-      if (session !== null && options.saveSession !== undefined) await writeFile(options.saveSession, session.toJSON(), 'utf8');
-      io.stdout(options.json === true ? `${JSON.stringify(plan, null, 2)}\n` : summary(plan));
     });
+}
+
+async function routeTurn(router: Router, turn: string, options: RouteOptions, io: CliIo): Promise<void> {
+  if (options.onUnread !== undefined && options.onUnread !== 'model' && options.onUnread !== 'refuse') {
+    throw new CliUsageError(`--on-unread must be model or refuse, not '${options.onUnread}'`);
+  }
+  if (options.language !== undefined && !['en', 'pt-br', 'pt'].includes(options.language.toLowerCase())) {
+    throw new CliUsageError(`--language must be en or pt-BR, not '${options.language}'`);
+  }
+  let plan: TurnPlan;
+  let session: Session | null = null;
+  if (options.session !== undefined || options.saveSession !== undefined) {
+    session = options.session === undefined ? newSession(router, options) : sessionFromJSON(router, await readText(options.session, '--session'));
+    const context: RouterContext | undefined = options.now === undefined ? undefined : { ...session.state().context, now: options.now };
+    plan = session.read(turn, context === undefined ? {} : { context });
+  } else {
+    plan = router.plan(turn, {
+      ...(options.language === undefined ? {} : { language: options.language }),
+      ...(options.now === undefined ? {} : { context: { now: options.now } }),
+      ...(options.onUnread === undefined ? {} : { onUnread: options.onUnread }),
+    });
+  }
+  if (session !== null && options.saveSession !== undefined) await writeFile(options.saveSession, session.toJSON(), 'utf8');
+  io.stdout(options.json === true ? `${JSON.stringify(plan, null, 2)}\n` : summary(plan));
 }
 
 function newSession(router: Router, options: RouteOptions): Session {
@@ -72,20 +87,45 @@ function newSession(router: Router, options: RouteOptions): Session {
   });
 }
 
-async function buildRouter(options: RouteOptions): Promise<Router> {
-  if (options.demo === true && options.catalogue !== undefined) throw new CliUsageError('give --demo or --catalogue FILE, not both');
-  if (options.demo !== true && options.catalogue === undefined) throw new CliUsageError('give --demo or --catalogue FILE: the router needs a catalogue');
+/**
+ * The router a turn is read with: one over `--catalogue FILE`, else the configured app's (or the
+ * demo's) app reader, the same router a chat turn meets: host tools, one data read per exposed
+ * manager, the words of the schema and the data under the host's vocabulary.
+ */
+async function buildRouter(options: RouteOptions): Promise<{ router: Router; close: () => Promise<void> }> {
   const secret = process.env['PLUMB_ROUTER_SECRET'] ?? LOCAL_SECRET;
-  let catalogue: readonly CatalogueEntry[] = demoCatalogue;
+  const vocabularyFile = options.vocabulary === undefined ? undefined : await readText(options.vocabulary, '--vocabulary');
+  const rulebookFile = options.rulebook === undefined ? undefined : await readText(options.rulebook, '--rulebook');
   if (options.catalogue !== undefined) {
+    if (options.demo === true) throw new CliUsageError('give --demo or --catalogue FILE, not both');
     const data = parseData(await readText(options.catalogue, '--catalogue'), '--catalogue');
     const list = Array.isArray(data) ? data : (data as { catalogue?: unknown } | null)?.catalogue;
     if (!Array.isArray(list)) throw new CliUsageError('--catalogue must hold an array of tool entries (or { catalogue: [...] })');
-    catalogue = list as CatalogueEntry[];
+    const router = createRouter({ catalogue: list as CatalogueEntry[], secret, ...(vocabularyFile === undefined ? {} : { vocabulary: vocabularyFile }), ...(rulebookFile === undefined ? {} : { rulebook: rulebookFile }) });
+    return { router, close: () => Promise.resolve() };
   }
-  const vocabulary = options.vocabulary !== undefined ? await readText(options.vocabulary, '--vocabulary') : options.demo === true ? demoVocabularyYaml : undefined;
-  const rulebook = options.rulebook !== undefined ? await readText(options.rulebook, '--rulebook') : options.demo === true ? demoRulebookYaml : undefined;
-  return createRouter({ catalogue, secret, ...(vocabulary === undefined ? {} : { vocabulary }), ...(rulebook === undefined ? {} : { rulebook }) });
+  const loaded = await loadCliConfig(options);
+  if (loaded.host === undefined) throw noApp(loaded, ', or --catalogue FILE for a router over a catalogue alone');
+  const opened = await openLoadedApp(loaded, {});
+  try {
+    const { app, tools, vocabulary, rulebook } = opened.opened;
+    const { config } = opened;
+    const chatTools = createChatTools(app, splitConfig(config).tools);
+    const reader = await createAppReader({
+      app,
+      hostTools: tools,
+      modelTools: chatTools.tools,
+      secret,
+      valuesTtlSeconds: config.valuesTtlSeconds,
+      maxValuesPerField: config.maxValuesPerField,
+      ...((vocabularyFile ?? vocabulary) === undefined ? {} : { vocabulary: vocabularyFile ?? vocabulary }),
+      ...((rulebookFile ?? rulebook) === undefined ? {} : { rulebook: rulebookFile ?? rulebook }),
+    });
+    return { router: reader.router(), close: () => opened.close() };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
 }
 
 async function readText(file: string, option: string): Promise<string> {

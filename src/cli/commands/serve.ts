@@ -1,22 +1,22 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { authenticateDemo, demoActor, demoActorNames, demoChatHost } from '../../demo/index.js';
-import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget, loadConfig, parseConfig } from '../../server/index.js';
-import { openApp } from '../app-options.js';
+import { actorNames, namedActor, settingFunction } from '../../config/index.js';
+import type { Authenticate, PlumbConfig } from '../../config/index.js';
+import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget } from '../../server/index.js';
+import type { LoginDirectory } from '../../server/index.js';
+import { addAppOptions, openCliApp } from '../app-options.js';
+import type { AppOptions } from '../app-options.js';
+import type { ModuleLoader } from '../../config/index.js';
+import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
+import type { ProviderOptions } from '../provider-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 import { addRouterOption } from '../router-option.js';
 import type { RouterMode } from '../router-option.js';
 
-interface ServeOptions {
-  readonly config?: string;
-  readonly demo?: boolean;
-  readonly db?: string;
+interface ServeOptions extends AppOptions, ProviderOptions {
   readonly port?: string;
   readonly host?: string;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly baseUrl?: string;
   readonly log?: boolean;
   readonly router?: RouterMode;
 }
@@ -24,71 +24,81 @@ interface ServeOptions {
 export function registerServeCommand(program: Command, io: CliIo, signals: ShutdownSignals = processSignals): void {
   const command = program
     .command('serve')
-    .description('Start the Plumb server (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
-    .option('--config <file>', 'configuration file (default: plumb.config.json|.js|.mjs|.ts in the current directory)')
-    .option('--demo', 'serve the embedded demo shop (SQLite, seeded on first use)')
-    .option('--db <path>', "the demo's SQLite file (default .plumb/demo.sqlite)")
+    .description('Start the Plumb server over the configured app (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
     .option('--port <port>', 'TCP port (0 picks a free one; default: the configuration\'s port, 8787)')
     .option('--host <host>', 'interface to listen on (default: the configuration\'s host, 127.0.0.1)')
-    .option('--provider <name>', 'provider: openai, anthropic, ollama, gemini, scripted:FILE, or a module (overrides the configuration)')
-    .option('--model <model>', 'model name (overrides providerConfig.model)')
-    .option('--base-url <url>', 'provider base URL (overrides providerConfig.baseUrl)')
     .option('--log', 'write request logs as JSON lines to stderr');
-  addRouterOption(command).action(async (options: ServeOptions) => {
-      const started = performance.now();
-      const overrides: Record<string, unknown> = {};
-      if (options.port !== undefined) {
-        const port = Number(options.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
-        overrides.port = port;
-      }
-      if (options.host !== undefined) overrides.host = options.host;
-      if (options.provider !== undefined) overrides.provider = options.provider;
-      if (options.router !== undefined) overrides.router = options.router;
-      const { config: fileConfig } = await loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides });
-      const config =
-        options.model === undefined && options.baseUrl === undefined
-          ? fileConfig
-          : parseConfig({
-              ...fileConfig,
-              providerConfig: { ...fileConfig.providerConfig, ...(options.model === undefined ? {} : { model: options.model }), ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) },
-            });
-      const app = await openApp(options);
+  addRouterOption(addProviderOptions(addAppOptions(command))).action(async (options: ServeOptions) => {
+    const started = performance.now();
+    const overrides: Record<string, unknown> = { ...providerOverrides(options) };
+    if (options.port !== undefined) {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
+      overrides.port = port;
+    }
+    if (options.host !== undefined) overrides.host = options.host;
+    if (options.router !== undefined) overrides.router = options.router;
+    const opened = await openCliApp(options, overrides);
+    const { config, loaded } = opened;
+    const closers: (() => Promise<void>)[] = [() => opened.close()];
+    const closeAll = async (): Promise<void> => {
+      for (const close of closers.reverse()) await close();
+    };
+    let url: string;
+    let stack: Awaited<ReturnType<typeof createChatStack>>;
+    try {
+      checkProviderFlags(options, config.provider);
+      const { app, tools, vocabulary, rulebook, examples } = opened.opened;
       const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
       const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
       const tokenBudget = createTokenBudget(rateLimiter);
-      const stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: demoChatHost(app) });
+      stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: { tools, vocabulary, rulebook }, cwd: loaded.root });
+      closers.push(() => stack.close());
       const server = await createServer({
         app,
         engine: stack.engine,
         settings: config,
         rateLimiter,
         tokenBudget,
-        authenticate: authenticateHeaderOnly,
-        login: { names: demoActorNames.filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : demoActor(name)) },
-        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: consoleExamples },
+        cwd: loaded.root,
+        ...(config.authenticate === null ? {} : { authenticate: await authenticateFrom(config.authenticate, loaded.load) }),
+        ...(config.consoleSignIn ? { login: signInDirectory(config) } : {}),
+        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples },
         logger,
       });
-      const closeAll = async (): Promise<void> => {
-        await server.close();
-        await stack.close();
-        await app.close();
-      };
-      let url: string;
+      closers.push(() => server.close());
       try {
         url = await server.listen({ port: config.port, host: config.host });
       } catch (error) {
-        await closeAll();
         throw listenFailure(error, config.host, config.port);
       }
-      io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
-      io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
-      io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql   (demo users: header 'X-Plumb-User: alice' or 'bob', or sign in on the console; none = anonymous)\n`);
-      io.stdout(tryThis(`${url}/console/`, stack.reader !== undefined, stack.provider !== undefined));
-      await signals.wait();
-      io.stdout('Shutting down…\n');
+    } catch (error) {
       await closeAll();
-    });
+      throw error;
+    }
+    io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
+    io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
+    io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql${signInHint(config)}\n`);
+    const signIn = config.consoleSignIn && Object.keys(config.actors).length > 0 ? `  (sign in as ${Object.keys(config.actors).join(' or ')} at the console's top right to see more and make changes)\n` : '';
+    io.stdout(`${tryThis(`${url}/console/`, opened.opened.examples, stack.reader !== undefined, stack.provider !== undefined)}${signIn}`);
+    await signals.wait();
+    io.stdout('Shutting down…\n');
+    await closeAll();
+  });
+}
+
+async function authenticateFrom(setting: Authenticate | string, load: ModuleLoader): Promise<Authenticate> {
+  return settingFunction<Authenticate>(setting, { load, key: 'authenticate', names: ['authenticate'], signature: 'a function (request) => actor | null' });
+}
+
+/** The console's sign-in over the configuration's actors (`consoleSignIn`: development only). */
+function signInDirectory(config: PlumbConfig): LoginDirectory {
+  return { names: actorNames(config).filter((name) => name !== 'anonymous'), resolve: (name) => (name === 'anonymous' ? undefined : namedActor(config, name)) };
+}
+
+function signInHint(config: PlumbConfig): string {
+  const names = Object.keys(config.actors);
+  return config.consoleSignIn && names.length > 0 ? `   (sign in on the console as ${names.join(' or ')}; none = anonymous)` : '';
 }
 
 /** A port taken or not allowed, said so with what to do; anything else as it came. */
@@ -100,23 +110,13 @@ function listenFailure(error: unknown, host: string, port: number): unknown {
   return error;
 }
 
-/** What a newcomer can ask first: three questions the router answers with no model. */
-export const firstQuestions = ['which parts are made of steel?', 'how many open tasks does Apollo have?', 'charge order 4411 (signed in as alice)'] as const;
-const consoleExamples = ['which parts are made of steel?', 'how many open tasks does Apollo have?', 'charge order 4411', 'quais peças são de aço?'];
-
-function tryThis(consoleUrl: string, router: boolean, model: boolean): string {
+function tryThis(consoleUrl: string, examples: readonly string[], router: boolean, model: boolean): string {
   if (!router) return `\nEvery turn goes to the model (router off). Open ${consoleUrl}\n`;
-  const lines = firstQuestions.map((question, index) => `  ${index + 1}. ${question}\n`).join('');
   const mode = model ? 'the router reads each turn first; what it cannot read goes to the model' : 'no model configured: the router reads and answers on its own';
+  if (examples.length === 0) return `\nOpen ${consoleUrl} (${mode}).\n`;
+  const lines = examples.slice(0, 3).map((question, index) => `  ${index + 1}. ${question}\n`).join('');
   return `\nOpen ${consoleUrl} and try (${mode}):\n${lines}`;
 }
-
-/**
- * The demo's users by the `X-Plumb-User` header (for tests and curl); the console's sign-in
- * uses the server's signed `plumb_login` cookie instead of the demo's plain one.
- */
-const authenticateHeaderOnly: Parameters<typeof createServer>[0]['authenticate'] = (request) =>
-  request.headers['x-plumb-user'] === undefined ? null : authenticateDemo(request);
 
 /** Resolves on the first shutdown signal; injectable so that tests can stop a server. */
 export interface ShutdownSignals {

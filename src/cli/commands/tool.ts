@@ -1,16 +1,16 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { createDemoHostTools, defaultDemoDatabasePath, demoToolSettings } from '../../demo/index.js';
+import { splitConfig, storeLocation } from '../../config/index.js';
 import { createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, isToolError } from '../../tools/index.js';
 import type { ToolResult } from '../../tools/index.js';
-import { actorFrom, addAppOptions, openApp, parseJsonOption } from '../app-options.js';
+import { addAppOptions, openCliApp, parseJsonOption } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 
 interface ToolOptions extends AppOptions {
   readonly list?: boolean;
-  readonly strategy: 'discovery' | 'direct';
+  readonly strategy?: 'discovery' | 'direct';
   readonly json?: boolean;
   readonly confirm?: string;
   readonly reject?: boolean;
@@ -18,8 +18,9 @@ interface ToolOptions extends AppOptions {
 
 /**
  * `plumb tool`: list the chat tools, run one call through the dispatcher, or resolve a pending
- * confirmation. Pending confirmations live in a table of the demo's SQLite file, so a second run
- * can approve what the first one held (with `--db :memory:` they last one process only).
+ * confirmation. Pending confirmations live in a table of the journal's SQLite file (the `store`
+ * setting), so a second run can approve what the first one held (with an in-memory journal they
+ * last one process only).
  */
 export function registerToolCommand(program: Command, io: CliIo): void {
   const command = program
@@ -28,7 +29,7 @@ export function registerToolCommand(program: Command, io: CliIo): void {
     .argument('[name]', 'tool to call, e.g. query')
     .argument('[arguments]', `its arguments as a JSON object, e.g. '{"manager":"Part","fields":["name"]}'`)
     .option('--list', 'list the tools with their JSON Schemas')
-    .addOption(new Option('--strategy <strategy>', 'tool strategy').choices(['discovery', 'direct']).default('discovery'))
+    .addOption(new Option('--strategy <strategy>', "tool strategy (default: the configuration's toolStrategy)").choices(['discovery', 'direct']))
     .option('--confirm <confirmation_id>', 'approve a held call (with --reject: reject it)')
     .option('--reject', 'with --confirm: reject the held call instead')
     .option('--json', 'machine output: one line of JSON');
@@ -37,17 +38,18 @@ export function registerToolCommand(program: Command, io: CliIo): void {
     if (modes !== 1) throw new CliUsageError('give a tool name and its JSON arguments, or --list, or --confirm <confirmation_id>');
     if (options.reject === true && options.confirm === undefined) throw new CliUsageError('--reject needs --confirm <confirmation_id>');
     const args = rawArguments === undefined ? {} : parseJsonOption(rawArguments, 'the tool arguments');
-    const actor = actorFrom(options);
-    const app = await openApp(options);
-    const path = options.db ?? defaultDemoDatabasePath;
-    const shared = path === ':memory:' ? undefined : createSqliteConfirmationStore({ path });
+    await using opened = await openCliApp(options);
+    const { actor, config } = opened;
+    const { app, tools } = opened.opened;
+    const journal = storeLocation(config, opened.loaded.root);
+    const shared = journal.kind === 'sqlite' ? createSqliteConfirmationStore({ path: journal.path }) : undefined;
     const confirmations = shared ?? createMemoryConfirmationStore();
     const print = (value: unknown): void => io.stdout(`${options.json === true ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
     try {
       const dispatcher = createChatDispatcher({
         app,
-        settings: { ...demoToolSettings, toolStrategy: options.strategy },
-        hostTools: createDemoHostTools(app),
+        settings: { ...splitConfig(config).tools, ...(options.strategy === undefined ? {} : { toolStrategy: options.strategy }) },
+        hostTools: tools,
         confirmations,
         onError: (error) => io.stderr(`plumb: tool error: ${error instanceof Error ? error.message : String(error)}\n`),
       });
@@ -73,7 +75,6 @@ export function registerToolCommand(program: Command, io: CliIo): void {
       if (isToolError(result)) throw new CliFailure(`${result.error.code}: ${result.error.message}`);
     } finally {
       shared?.close();
-      await app.close();
     }
   });
 }
