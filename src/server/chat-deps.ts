@@ -1,13 +1,16 @@
 import type { Audit } from './audit.js';
 import type { ChatEngine } from './engine-port.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { PermissionCallable } from './settings.js';
+import type { PermissionCallable } from '../config/index.js';
 import type { Signer } from './signed-value.js';
 import type { TokenBudget } from './token-budget.js';
 
-/** What the chat routes share, built once by `createServer`. */
+/** What the chat routes share, built once per mount. */
 export interface ChatDeps {
+  /** The chat routes' base, relative to the instance they are registered on (`/chat/`). */
   readonly url: string;
+  /** The same base as clients reach it, under the mount's prefix (`/assistant/chat/`), for messages. */
+  readonly publicUrl: string;
   readonly engine: ChatEngine;
   readonly signer: Signer;
   readonly permission: PermissionCallable | undefined;

@@ -16,10 +16,13 @@ const otherMethods = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
 /** `POST {url}`, `{url}stream/`, `{url}confirm/`, `GET {url}threads/…`, `GET {url}csrf/`. */
 export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void {
   const { url } = deps;
+  // CSRF guards what a browser sends on its own (cookies); a token the host's authenticate
+  // recognized cannot be sent by a cross-site page, so such a request needs no CSRF pair.
   const csrf = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.credential === 'token') return;
     const header = request.headers[csrfHeaderName];
     if (!csrfTokenValid(deps.signer, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header)) {
-      await reply.status(403).send({ error: { code: 'csrf_failed', message: `Send the ${csrfCookieName} cookie and the same value in the X-CSRF-Token header; GET ${url}csrf/ issues both.` } });
+      await reply.status(403).send({ error: { code: 'csrf_failed', message: `Send the ${csrfCookieName} cookie and the same value in the X-CSRF-Token header; GET ${deps.publicUrl}csrf/ issues both.` } });
     }
   };
 

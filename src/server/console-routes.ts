@@ -28,11 +28,13 @@ const files = {
   'console.js': 'text/javascript; charset=utf-8',
 } as const;
 
+type ConsoleFiles = Record<keyof typeof files, string>;
+
 /** The console's static files, read once from `src/console/` (no build step); undefined when absent. */
-function loadFiles(): Record<keyof typeof files, string> | undefined {
+function loadFiles(): ConsoleFiles | undefined {
   const dir = new URL('../console/', import.meta.url);
   try {
-    return Object.fromEntries(Object.keys(files).map((name) => [name, readFileSync(new URL(name, dir), 'utf8')])) as Record<keyof typeof files, string>;
+    return Object.fromEntries(Object.keys(files).map((name) => [name, readFileSync(new URL(name, dir), 'utf8')])) as ConsoleFiles;
   } catch {
     return undefined;
   }
@@ -40,7 +42,17 @@ function loadFiles(): Record<keyof typeof files, string> | undefined {
 
 export function registerConsole(
   fastify: FastifyInstance,
-  options: { readonly signer: Signer; readonly chatUrl: string; readonly chatEnabled: boolean; readonly bodyLimitBytes: number; readonly info: ConsoleInfo; readonly login?: LoginDirectory },
+  options: {
+    /** The prefix the console is mounted under ('' at the root); its page and script point their own URLs there. */
+    readonly base: string;
+    readonly signer: Signer;
+    /** The chat routes as the browser reaches them (prefix included). */
+    readonly chatUrl: string;
+    readonly chatEnabled: boolean;
+    readonly bodyLimitBytes: number;
+    readonly info: ConsoleInfo;
+    readonly login?: LoginDirectory;
+  },
 ): void {
   const loaded = loadFiles();
   if (loaded === undefined) {
@@ -50,7 +62,7 @@ export function registerConsole(
     );
     return;
   }
-  const content = loaded;
+  const content = options.base === '' ? loaded : underBase(loaded, options.base);
   const { signer } = options;
   const page = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const token = issueCsrfToken(signer);
@@ -93,6 +105,18 @@ export function registerConsole(
     reply.header('set-cookie', serializeCookie(loginCookieName, signer.sign(user)));
     return { actor: describe(actor) };
   });
+}
+
+/**
+ * The console's files name their own URLs from the root (`"/console/…` in the page, `'/console/…`
+ * in the script); under a prefix they are rewritten once, here.
+ */
+function underBase(loaded: ConsoleFiles, base: string): ConsoleFiles {
+  return {
+    'index.html': loaded['index.html'].replaceAll('"/console/', `"${base}/console/`),
+    'console.css': loaded['console.css'],
+    'console.js': loaded['console.js'].replaceAll("'/console/", `'${base}/console/`),
+  };
 }
 
 function existingCookies(reply: FastifyReply): string[] {

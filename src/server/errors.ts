@@ -19,16 +19,9 @@ export const serverErrorCodes = {
   confirmation_pending: 'A message arrived on a socket that is still waiting for a confirmation to be resolved.',
   confirmation_required_transport: 'The write needs a confirmation and plain HTTP cannot pause; use SSE or WebSocket.',
   rate_limited: 'The actor exceeded a request or token budget; retry after retry_after_seconds.',
-  slow_consumer: 'A WebSocket client read too slowly and its send buffer passed the bound; the socket was closed (4008).',
-  invalid_config: 'A configuration key is unknown or its value is invalid; the message names the key.',
-  config_not_found: 'The configuration file named by --config (or plumb.config.json) does not exist.',
-  config_load_failed: 'The configuration file could not be read, parsed or imported.',
+  slow_consumer: 'A WebSocket client read too slowly and its send buffer passed the bound; the socket was closed (4008). Over the fetch handler, an SSE body read too slowly is cut off with this error.',
+  server_closed: 'The fetch handler was closed; it answers every request with 503.',
   secret_unavailable: 'The secret file next to the database (which signs router sessions when sessionSecret is not set) could not be created or read, or is too short.',
-  invalid_permission: 'The permission setting is neither a function nor a module exporting one.',
-  no_exposed_data: 'plumb check: the app exposes no manager to chat, so the assistant can see nothing.',
-  invalid_allow_list: 'plumb check: allowedMutations or confirmMutations names a mutation the app does not generate or allow.',
-  provider_dependency_missing: 'plumb check: the configured provider needs a package that is not installed.',
-  provider_load_failed: 'plumb check: the configured provider could not be created or reports a configuration problem.',
 } as const satisfies ErrorCatalogue;
 
 export type ServerErrorCode = keyof typeof serverErrorCodes;

@@ -1,20 +1,22 @@
 export { createServer } from './create-server.js';
-export type { Authenticate, PlumbServer, ServerOptions } from './create-server.js';
+export type { PlumbServer, ServerOptions } from './create-server.js';
+export { plumbChat } from './plugin.js';
+export type { PlumbChatOptions } from './options.js';
+export { createFetchHandler } from './fetch-handler.js';
+export type { FetchHandlerOptions, FetchRequestInfo, PlumbFetchHandler } from './fetch-handler.js';
 export { serverErrorCodes } from './errors.js';
 export type { ServerErrorCode } from './errors.js';
 export { createChatStack } from './chat-stack.js';
 export { stableSecret } from './stable-secret.js';
 export type { ChatHost, ChatStack } from './chat-stack.js';
-export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfig, findConfigFile, readConfigFile, configFileNames } from './config.js';
-export type { PlumbConfig, PlumbConfigInput, ConfigProblem } from './config.js';
-export { serverSettingsShape, rateLimitSchema, auditSchema, auditLevels, normalizeUrl } from './settings.js';
-export type { PermissionCallable, PermissionScope, AuditLevel, AuditRecord, AuditLoggerFn } from './settings.js';
+// The configuration a server runs with, from its own folder: one import for a host that embeds Plumb.
+export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfig, findConfigFile, configFileNames, checkConfiguration } from '../config/index.js';
+export type { Authenticate, AuthRequest, AuthResult, PlumbConfig, PlumbConfigInput, ConfigProblem, CheckProblem, PermissionCallable, PermissionScope, AuditLevel, AuditRecord, AuditLoggerFn } from '../config/index.js';
 export type { ChatEngine, EngineEvent } from './engine-port.js';
 export { createSigner, readCookie, serializeCookie } from './signed-value.js';
 export type { Signer } from './signed-value.js';
 export { issueCsrfToken, csrfTokenValid, csrfCookieName, csrfHeaderName } from './csrf.js';
 export { sessionCookieName, loginCookieName, rateScope } from './request-actor.js';
-export { resolvePermission } from './permission.js';
 export { originAllowed } from './origins.js';
 export { createMemoryRateLimitStore } from './rate-limit-store.js';
 export type { RateLimitStore, RateCount, RateTake, MemoryRateLimitStoreOptions } from './rate-limit-store.js';
@@ -24,8 +26,6 @@ export { createAudit, redact, truncateForAudit, redactedValue } from './audit.js
 export type { Audit, AuditOptions } from './audit.js';
 export { closeCodes } from './chat-socket.js';
 export type { LoginDirectory, ConsoleInfo } from './console-routes.js';
-export { checkConfiguration } from './check.js';
-export type { CheckProblem } from './check.js';
 export { cleanupStore, cleanupWithStore } from './cleanup.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';
 export { createTokenBudget } from './token-budget.js';

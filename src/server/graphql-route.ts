@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../data/index.js';
+import { sendError } from './reply-error.js';
+
+/** `GET /healthz` and `POST /graphql` (the app's schema, executed as the request's actor). */
+export function registerGraphql(instance: FastifyInstance, app: App): void {
+  instance.get('/healthz', () => ({ status: 'ok' }));
+
+  instance.post('/graphql', async (request, reply) => {
+    const body = request.body as { query?: unknown; variables?: unknown; operationName?: unknown } | null;
+    if (body === null || typeof body !== 'object' || typeof body.query !== 'string' || body.query.trim() === '') {
+      return sendError(reply, 400, 'bad_request', "Send a JSON body with a non-empty string 'query' (and optional 'variables' object).");
+    }
+    if (body.variables !== undefined && body.variables !== null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) {
+      return sendError(reply, 400, 'bad_request', "'variables' must be a JSON object.");
+    }
+    if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') {
+      return sendError(reply, 400, 'bad_request', "'operationName' must be a string.");
+    }
+    // The request stream closes as soon as its body is read; the response closing before it was
+    // written is what says the client went away.
+    const controller = new AbortController();
+    const abortOnClose = (): void => {
+      if (!reply.raw.writableEnded) controller.abort();
+    };
+    reply.raw.once('close', abortOnClose);
+    try {
+      return await app.graphql({
+        actor: request.actor,
+        document: body.query,
+        ...(body.variables ? { variables: body.variables as Record<string, unknown> } : {}),
+        ...(typeof body.operationName === 'string' ? { operationName: body.operationName } : {}),
+        signal: controller.signal,
+      });
+    } finally {
+      reply.raw.off('close', abortOnClose);
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import type { App } from '../data/index.js';
+import type { Authenticate, PlumbConfig } from '../config/index.js';
+import type { AuditOptions } from './audit.js';
+import type { ConsoleInfo, LoginDirectory } from './console-routes.js';
+import type { ChatEngine } from './engine-port.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { TokenBudget } from './token-budget.js';
+
+/** What Plumb's routes are built from, wherever they are served: `plumbChat`, `createServer`, `createFetchHandler`. */
+export interface PlumbChatOptions {
+  readonly app: App;
+  /** The engine behind the chat routes; without one, only /healthz, /graphql and the console are served. */
+  readonly engine?: ChatEngine;
+  /** The parsed configuration (`parseConfig`); default: every default. */
+  readonly settings?: PlumbConfig;
+  /** Who is asking; default: the `authenticate` setting, else everyone is anonymous (or signed in on the console). */
+  readonly authenticate?: Authenticate;
+  /** Named users the console may sign in as (kept in a signed `plumb_login` cookie). */
+  readonly login?: LoginDirectory;
+  /** What the console's settings panel shows (provider, model). */
+  readonly consoleInfo?: ConsoleInfo;
+  /** Serve the console at `console/` under the routes' base. Default true. */
+  readonly console?: boolean;
+  /** Largest accepted request body in bytes; overrides `settings.bodyLimitBytes`. */
+  readonly bodyLimit?: number;
+  /** Where rate-limit counters live. Default: in memory. */
+  readonly rateLimitStore?: RateLimitStore;
+  /** The limiter (default: one over `rateLimitStore` from `settings.rateLimit`). */
+  readonly rateLimiter?: RateLimiter;
+  /**
+   * When the engine's provider is `tokenBudget.wrap(provider)` over the same limiter: token usage
+   * is recorded round by round and the next round of a turn is refused once a budget is spent.
+   * Without it, usage is recorded from each turn's `done` and checked before the next turn.
+   */
+  readonly tokenBudget?: TokenBudget;
+  /** Audit overrides (a destination for the default pino logger, or a logger function). */
+  readonly audit?: Pick<AuditOptions, 'destination' | 'logger'>;
+  /** Unexpected failures, with where they happened; also logged. */
+  readonly onError?: (error: unknown, context: { readonly source: string }) => void;
+  /** Secret for signed cookies; default: `settings.sessionSecret`, else random per process. */
+  readonly secret?: string;
+  /** Directory the module-path settings (`authenticate`, `permission`, audit `logger`) are resolved from. */
+  readonly cwd?: string;
+  readonly clock?: () => number;
+}
