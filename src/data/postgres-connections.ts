@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { PlumbError } from '../core/index.js';
-import { connectFailure, describeTarget, statementFailure } from './postgres-errors.js';
+import { connectFailure, describeTarget, isConnectFailure, statementFailure } from './postgres-errors.js';
 import type { PostgresTarget } from './postgres-errors.js';
 import { postgresTypeParsers } from './postgres-types.js';
 
@@ -100,6 +100,31 @@ export class PostgresConnections {
 
   get target(): PostgresTarget {
     return this.#settings.target;
+  }
+
+  /**
+   * One statement on its own. On Plumb's own pool (whose connections start with their settings)
+   * it is pg's `pool.query`, which borrows and returns the connection itself: no lease, timer or
+   * listener per statement, which on loopback is a measurable share of a small query.
+   */
+  async statement(text: string, values: readonly unknown[]): Promise<QueryResult<PostgresRow>> {
+    if (!this.#settings.owned) {
+      const lease = await this.lease();
+      try {
+        return await lease.query(text, values);
+      } finally {
+        await lease.release();
+      }
+    }
+    if (this.#ended !== undefined) throw new PlumbError('closed', `The PostgreSQL database ${describeTarget(this.#settings.target)} is closed.`);
+    this.#active++;
+    try {
+      return await this.#settings.pool.query<PostgresRow>({ text, values: [...values], types: postgresTypeParsers });
+    } catch (error) {
+      throw isConnectFailure(error) ? connectFailure(error, this.#settings.target, this.#settings.connectionTimeoutMs) : statementFailure(error, this.#settings.target, this.#settings);
+    } finally {
+      this.#done();
+    }
   }
 
   async lease(): Promise<Lease> {

@@ -113,12 +113,7 @@ class PostgresDatabaseImpl implements PostgresDatabase {
 
   async execute(query: CompiledQuery): Promise<QueryResult> {
     this.#check();
-    const lease = await this.#connections.lease();
-    try {
-      return toResult(await lease.query(query.sql, query.parameters));
-    } finally {
-      await lease.release();
-    }
+    return toResult(await this.#connections.statement(query.sql, query.parameters));
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -41,6 +41,13 @@ function details(target: PostgresTarget): Record<string, unknown> {
   return { host: target.host, port: target.port, database: target.database };
 }
 
+/** Whether pg failed to open a connection (rather than to run a statement on one). */
+export function isConnectFailure(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined && (code.startsWith('28') || code === '3D000' || code === '53300' || /^E[A-Z]+$/.test(code))) return true;
+  return /timeout exceeded when trying to connect|connection timeout/i.test(reasonOf(error));
+}
+
 /** Why a connection could not be had, as a coded error that says what to check. */
 export function connectFailure(error: unknown, target: PostgresTarget, connectionTimeoutMs: number): PlumbError {
   if (error instanceof PlumbError) return error;
