@@ -35,8 +35,10 @@ function sqliteMapping(column: IntrospectedColumn): ColumnMapping {
   // Numeric affinity by SQLite's rules, but a UUID never converts to a number: it stays text.
   if (name === 'UUID') return { kind: 'field', type: 'string' };
   if (declared.includes('INT')) return { kind: 'field', type: 'integer' };
-  if (declared.includes('CHAR')) return { kind: 'field', type: 'string' };
-  if (declared.includes('TEXT') || declared.includes('CLOB')) return { kind: 'field', type: 'text' };
+  // TEXT is how SQLite schemas spell every string: a `string` field, whose values the router
+  // reads; a long free text (notes, bodies) is better declared `text` by hand. CLOB says long.
+  if (declared.includes('CHAR') || declared.includes('TEXT')) return { kind: 'field', type: 'string' };
+  if (declared.includes('CLOB')) return { kind: 'field', type: 'text' };
   if (declared === '' || declared.includes('BLOB')) return unsupported(column);
   if (declared.includes('REAL') || declared.includes('FLOA') || declared.includes('DOUB')) return { kind: 'field', type: 'float' };
   if (name === 'NUMERIC' || name === 'DECIMAL') {
@@ -52,7 +54,8 @@ const postgresType = /^(?:(?:"[^"]+"|[a-z_][a-z0-9_$]*)\.)?"?([a-z_][a-z0-9_ $]*
 const postgresTypes: Readonly<Record<string, FieldType>> = {
   smallint: 'integer', integer: 'integer', bigint: 'integer',
   real: 'float', 'double precision': 'float',
-  text: 'text', 'character varying': 'string', character: 'string', bpchar: 'string', citext: 'string', uuid: 'string',
+  // PostgreSQL schemas use text for every string, short or long: see the SQLite note above.
+  text: 'string', 'character varying': 'string', character: 'string', bpchar: 'string', citext: 'string', uuid: 'string',
   boolean: 'boolean', date: 'date', timestamp: 'datetime',
   json: 'json', jsonb: 'json',
 };

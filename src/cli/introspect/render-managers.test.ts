@@ -102,10 +102,10 @@ describe('renderManagers: fields', () => {
     ]))), 'events');
     expect(spec.fields).toEqual({
       createdAt: { type: 'datetime' },
-      line1: { type: 'text', column: 'line_1' },
-      url: { type: 'text', column: 'URL' },
+      line1: { type: 'string', column: 'line_1' },
+      url: { type: 'string', column: 'URL' },
       startsAt: { type: 'date', column: 'startsAt' },
-      addressLine2: { type: 'text' },
+      addressLine2: { type: 'string' },
     });
   });
 
@@ -115,12 +115,12 @@ describe('renderManagers: fields', () => {
     ]))), 'rows');
     expect(spec.fields).toEqual({
       id: { type: 'string', column: 'code' },
-      inField: { type: 'text', column: 'in' },
+      inField: { type: 'string', column: 'in' },
       pkField: { type: 'integer', column: 'pk' },
       idField: { type: 'integer', column: 'id' },
       gtField: { type: 'integer', column: 'gt' },
-      field2ndPlace: { type: 'text', column: '_2nd_place' },
-      field: { type: 'text', column: '_' },
+      field2ndPlace: { type: 'string', column: '_2nd_place' },
+      field: { type: 'string', column: '_' },
     });
   });
 
@@ -131,7 +131,7 @@ describe('renderManagers: fields', () => {
 
   it('writes nullable: true for nullable columns only', () => {
     const spec = manager(managers(schema('sqlite', table('notes', [key(), col('body', 'TEXT', { nullable: true }), col('title', 'TEXT')]))), 'notes');
-    expect(spec.fields).toEqual({ body: { type: 'text', nullable: true }, title: { type: 'text' } });
+    expect(spec.fields).toEqual({ body: { type: 'string', nullable: true }, title: { type: 'string' } });
   });
 
   it('maps a generated column to nothing, and says why', () => {
@@ -145,7 +145,7 @@ describe('renderManagers: SQLite types by declared type and affinity', () => {
   it.each([
     ['INTEGER', { type: 'integer' }], ['BIGINT', { type: 'integer' }], ['TINYINT', { type: 'integer' }],
     ['VARCHAR(40)', { type: 'string' }], ['CHARACTER(20)', { type: 'string' }], ['NVARCHAR(10)', { type: 'string' }],
-    ['TEXT', { type: 'text' }], ['CLOB', { type: 'text' }],
+    ['TEXT', { type: 'string' }], ['CLOB', { type: 'text' }],
     ['REAL', { type: 'float' }], ['DOUBLE PRECISION', { type: 'float' }], ['FLOAT', { type: 'float' }],
     ['NUMERIC(10,2)', { type: 'float' }], ['DECIMAL', { type: 'float' }],
     ['BOOLEAN', { type: 'boolean' }], ['BOOL', { type: 'boolean' }], ['DATE', { type: 'date' }],
@@ -170,7 +170,7 @@ describe('renderManagers: PostgreSQL types', () => {
     ['smallint', { type: 'integer' }], ['integer', { type: 'integer' }], ['bigint', { type: 'integer' }],
     ['numeric(10,2)', { type: 'decimal', scale: 2 }], ['numeric(12,0)', { type: 'decimal', scale: 0 }], ['numeric', { type: 'decimal', scale: 2 }],
     ['real', { type: 'float' }], ['double precision', { type: 'float' }],
-    ['text', { type: 'text' }], ['character varying(80)', { type: 'string' }], ['character varying', { type: 'string' }], ['character(3)', { type: 'string' }],
+    ['text', { type: 'string' }], ['character varying(80)', { type: 'string' }], ['character varying', { type: 'string' }], ['character(3)', { type: 'string' }],
     ['citext', { type: 'string' }], ['public.citext', { type: 'string' }], ['uuid', { type: 'string' }],
     ['boolean', { type: 'boolean' }], ['date', { type: 'date' }],
     ['timestamp without time zone', { type: 'datetime' }], ['timestamp with time zone', { type: 'datetime' }], ['timestamp(3) with time zone', { type: 'datetime' }],
@@ -261,14 +261,14 @@ describe('renderManagers: relations', () => {
       author: { kind: 'one', target: 'Author', column: 'author_id', nullable: true },
       editor: { kind: 'one', target: 'Person', column: 'editor_id' },
     });
-    expect(spec.fields).toEqual({ title: { type: 'text' } });
+    expect(spec.fields).toEqual({ title: { type: 'string' } });
   });
 
   it('calls a relation authorRef when a field is already called author', () => {
     const books = table('books', [key(), col('author', 'text'), col('author_id', 'integer')], { foreignKeys: [fk('author_id', 'authors')] });
     const spec = manager(managers(schema('postgres', authors, books)), 'books');
     expect(Object.keys(spec.relations ?? {})).toEqual(['authorRef']);
-    expect(spec.fields).toEqual({ author: { type: 'text' } });
+    expect(spec.fields).toEqual({ author: { type: 'string' } });
   });
 
   it('gives reverse names when two foreign keys of one table point to the same target', () => {
@@ -291,7 +291,7 @@ describe('renderManagers: relations', () => {
       foreignKeys: [fk('log_id', 'logs'), { columns: ['shop', 'sku'], table: 'stock', referencedSchema: undefined, referencedColumns: ['shop', 'sku'] }],
     });
     const input = schema('postgres', books, logs);
-    expect(manager(managers(input), 'books').fields).toEqual({ logId: { type: 'integer', nullable: true }, shop: { type: 'integer' }, sku: { type: 'text' } });
+    expect(manager(managers(input), 'books').fields).toEqual({ logId: { type: 'integer', nullable: true }, shop: { type: 'integer' }, sku: { type: 'string' } });
     const { source } = renderManagers(input);
     expect(source).toMatch(said('// References logs(id), whose table is not mapped'));
     expect(source).toMatch(said("// Part of a foreign key of 2 columns to stock(shop, sku); Plumb's relations are single-column"));
@@ -301,7 +301,7 @@ describe('renderManagers: relations', () => {
     const profiles = table('profiles', [key('author_id'), col('bio', 'text')], { foreignKeys: [fk('author_id', 'authors')] });
     const input = schema('postgres', authors, profiles);
     const spec = manager(managers(input), 'profiles');
-    expect(spec.fields).toEqual({ id: { type: 'integer', column: 'author_id' }, bio: { type: 'text' } });
+    expect(spec.fields).toEqual({ id: { type: 'integer', column: 'author_id' }, bio: { type: 'string' } });
     expect(spec.relations).toBeUndefined();
     expect(renderManagers(input).source).toMatch(said('// The key author_id: it also references authors(id) (one to one), and Plumb maps it as the key only.'));
   });
