@@ -7,6 +7,7 @@ import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
 import { parseDatabaseUrl } from './database-url.js';
 import type { HostDefinition } from './host.js';
+import { findConfigFile } from './find.js';
 import { loadHost, merge, readSettings } from './load.js';
 import type { RawSettings } from './load.js';
 import type { ModuleLoader } from './modules.js';
@@ -51,11 +52,13 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
     problems.push({ code: error.code, message: `${prefix}${error.message}` });
   };
   let read: Awaited<ReturnType<typeof readSettings>>;
+  let found: string | undefined;
   try {
+    found = findConfigFile(options.path, options.cwd ?? process.cwd());
     read = await readSettings(options);
   } catch (error) {
     record(error);
-    return { config: undefined, file: undefined, problems, notes };
+    return { config: undefined, file: found, problems, notes };
   }
   const { file, root, load } = read;
   const overrides = options.overrides ?? {};
@@ -124,7 +127,7 @@ async function checkModules(config: PlumbConfig, load: ModuleLoader, problems: C
       await settingFunction(setting as string, { load, key, names, signature });
     } catch (error) {
       if (!isPlumbError(error)) throw error;
-      problems.push({ code: error.code, message: `${key}: ${error.message}` });
+      problems.push({ code: error.code, message: error.message.startsWith(`${key}:`) ? error.message : `${key}: ${error.message}` });
     }
   }
 }

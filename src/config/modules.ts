@@ -45,7 +45,7 @@ async function createJiti(root: string): Promise<Jiti> {
     import('../demo/index.js'),
   ]);
   return create(pathToFileURL(resolve(root, 'plumb.config.js')).href, {
-    interopDefault: true,
+    interopDefault: false,
     moduleCache: true,
     virtualModules: { plumb, 'plumb/server': server, 'plumb/router': router, 'plumb/providers': providers, 'plumb/demo': demo },
   });
