@@ -91,4 +91,16 @@ export interface ManagerSpec {
   /** Visible to chat. Default false: nothing reaches a model unless the host says so. */
   readonly chatExposed?: boolean;
   readonly permissions?: ManagerPermissions;
+  /** What helps a model (and `search_managers`) pick this manager among similar ones; it never changes what is visible. */
+  readonly catalog?: ManagerCatalog;
+}
+
+/** A manager's catalogue metadata: it ranks and explains, and never grants or hides anything. */
+export interface ManagerCatalog {
+  /** The part of the business it belongs to: `billing`, `manufacturing`. */
+  readonly domain?: string;
+  /** When a question is about this manager: "the question concerns designed or purchased components". */
+  readonly useWhen?: string;
+  /** Managers it is easily confused with (by name; each must exist in the app). */
+  readonly distinguishFrom?: readonly string[];
 }

@@ -69,6 +69,20 @@ describe('defineApp', () => {
     expect(problems).toEqual([expect.stringMatching(/Part\.maker: unknown relation target 'Maker'\. Managers: Material, Part/)]);
   });
 
+  it('checks catalogue metadata: its keys and types, and that distinguishFrom names managers of the app', async () => {
+    expect(problemsOf(() => defineManager({ name: 'Part', fields: {}, catalog: { domain: '', useWhen: 3, distinguishFrom: ['material'], aliases: [] } as never }))).toEqual([
+      "Part: unknown catalog key 'aliases'. Keys: domain, useWhen, distinguishFrom.",
+      'Part: catalog.domain is a non-empty string.',
+      'Part: catalog.useWhen is a non-empty string.',
+      "Part: catalog.distinguishFrom is a list of manager names, such as ['OrderLine'].",
+    ]);
+    const part = defineManager({ name: 'Part', fields: {}, catalog: { domain: 'manufacturing', distinguishFrom: ['Material', 'Component'] } });
+    expect(appProblems([material, part])).toEqual(["Part: catalog.distinguishFrom names 'Component', which is not a manager. Managers: Material, Part."]);
+    const app = defineApp({ managers: [material, defineManager({ name: 'Part', fields: {}, catalog: { useWhen: 'the question is about components', distinguishFrom: ['Material'] } })], database: sqlite({ path: ':memory:' }) });
+    expect(app.managers.find((manager) => manager.name === 'Part')?.catalog).toEqual({ useWhen: 'the question is about components', distinguishFrom: ['Material'] });
+    await app.close();
+  });
+
   it('reports duplicate managers and shared tables', () => {
     const problems = appProblems([material, material, { name: 'Stuff', table: 'material', fields: {} }]);
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/Duplicate manager name 'Material'/), expect.stringMatching(/share table 'material'/)]));

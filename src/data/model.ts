@@ -1,5 +1,5 @@
 import type { Actor } from '../core/index.js';
-import type { FieldType, ManagerSpec, RowCondition } from './definition-types.js';
+import type { FieldType, ManagerCatalog, ManagerSpec, RowCondition } from './definition-types.js';
 
 /** A field after defineApp: every default filled in. */
 export interface Field {
@@ -75,6 +75,7 @@ export interface Manager {
   readonly fields: readonly Field[];
   readonly relations: readonly Relation[];
   readonly chatExposed: boolean;
+  readonly catalog: ManagerCatalog | undefined;
   readonly permissions: ResolvedPermissions;
   /** The declaration it came from. */
   readonly spec: ManagerSpec;

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { PostgresCursor, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { PlumbError } from '../core/index.js';
 import { connectFailure, describeTarget, isConnectFailure, statementFailure } from './postgres-errors.js';
 import type { PostgresTarget } from './postgres-errors.js';
@@ -187,5 +188,25 @@ export class PostgresConnections {
       if (this.#settings.owned) await this.#settings.pool.end();
     })();
     return this.#ended;
+  }
+}
+
+/** kysely's view of a lease, so that kysely (schema building, migrations) runs through the same connections and settings. */
+export class KyselyClient implements PostgresPoolClient {
+  readonly #lease: Lease;
+
+  constructor(lease: Lease) {
+    this.#lease = lease;
+  }
+
+  query<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters: readonly unknown[] = []): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof sqlOrCursor !== 'string') throw new TypeError('Plumb does not use kysely cursors for PostgreSQL.');
+    return this.#lease.query(sqlOrCursor, parameters) as unknown as Promise<PostgresQueryResult<R>>;
+  }
+
+  release(): void {
+    void this.#lease.release();
   }
 }

@@ -1,12 +1,12 @@
 import pg from 'pg';
 import type { Pool, QueryResult as PgQueryResult } from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { CompiledQuery, PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type { CompiledQuery, PostgresPool } from 'kysely';
 import { PlumbError } from '../core/index.js';
 import type { BulkWriter, ColumnInfo, Database, QueryResult, SqlExecutor } from './database.js';
 import { BulkBuffer } from './postgres-bulk.js';
-import { PostgresConnections, quoteIdentifier } from './postgres-connections.js';
-import type { Lease, PostgresRow } from './postgres-connections.js';
+import { KyselyClient, PostgresConnections, quoteIdentifier } from './postgres-connections.js';
+import type { PostgresRow } from './postgres-connections.js';
 import { describeTarget, targetOf } from './postgres-errors.js';
 import { postgresFragments } from './postgres-fragments.js';
 import { defaultMaxConnections, parsePostgresOptions } from './postgres-options.js';
@@ -50,26 +50,6 @@ function ownPool(url: string, options: ResolvedPostgresOptions): Pool {
   // listener its 'error' event would end the process.
   pool.on('error', () => undefined);
   return pool;
-}
-
-/** kysely's view of a lease, so that schema building runs through the same connections and settings. */
-class KyselyClient implements PostgresPoolClient {
-  readonly #lease: Lease;
-
-  constructor(lease: Lease) {
-    this.#lease = lease;
-  }
-
-  query<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
-  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-  query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters: readonly unknown[] = []): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
-    if (typeof sqlOrCursor !== 'string') throw new TypeError('Plumb does not configure kysely cursors for PostgreSQL.');
-    return this.#lease.query(sqlOrCursor, parameters) as unknown as Promise<PostgresQueryResult<R>>;
-  }
-
-  release(): void {
-    void this.#lease.release();
-  }
 }
 
 class PostgresDatabaseImpl implements PostgresDatabase {

@@ -157,6 +157,11 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
   }
   for (const draft of drafts.values()) Object.freeze(draft.relations);
   problems.push(...generatedNameProblems([...managers.values()]));
+  for (const manager of managers.values()) {
+    for (const other of manager.catalog?.distinguishFrom ?? []) {
+      if (!managers.has(other)) problems.push(`${manager.name}: catalog.distinguishFrom names '${other}', which is not a manager. Managers: ${[...managers.keys()].join(', ')}.`);
+    }
+  }
   return { managers: problems.length > 0 ? [] : Object.freeze([...managers.values()]), problems };
 }
 
@@ -177,6 +182,7 @@ function buildManager(draft: Draft): Manager {
     fields: Object.freeze(draft.fields),
     relations: draft.relations, // filled in place while resolving; read-only afterwards
     chatExposed: draft.spec.chatExposed === true,
+    catalog: draft.spec.catalog,
     permissions: resolved,
     spec: draft.spec,
     field: (name) => fieldsByName.get(name),

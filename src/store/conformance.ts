@@ -306,6 +306,319 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       });
     });
 
+    describe('leases', () => {
+      const ending = (turn: { readonly id: string }, items: readonly { readonly kind: string }[]) => ({
+        items: [{ kind: 'error' as const, data: { code: 'interrupted', items: items.length, turn: turn.id } }],
+        patch: { status: 'failed' as const, failureCode: 'interrupted', failureMessage: 'stopped' },
+      });
+
+      it('keeps a lease alive while it is renewed in time, and loses it for good once it lapsed', async () => {
+        const lease = await store.acquireLease({ id: 'engine-a', holder: 'host:1', ttlMs: 1000 });
+        expect(lease).toEqual({ id: 'engine-a', holder: 'host:1', acquiredAt: now, heartbeatAt: now, expiresAt: now + 1000 });
+        now += 999;
+        expect(await store.renewLease('engine-a', 1000)).toMatchObject({ heartbeatAt: now, expiresAt: now + 1000 });
+        now += 1000;
+        expect(await store.renewLease('engine-a', 1000)).toBeUndefined();
+        expect(await store.renewLease('never-acquired', 1000)).toBeUndefined();
+        const taken = await store.acquireLease({ id: 'engine-a', holder: 'host:2', ttlMs: 1000 }).then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(taken) && taken.code).toBe('store_invalid_record');
+        expect(await store.releaseLease('engine-a')).toBe(true);
+        expect(await store.releaseLease('engine-a')).toBe(false);
+        expect(await store.getLease('engine-a')).toBeUndefined();
+      });
+
+      it('records the lease a turn runs under, and the lease of the engine that resumes it', async () => {
+        await store.acquireLease({ id: 'a', holder: 'host:1', ttlMs: 5000 });
+        const thread = await store.createThread({ owner: 'user:alice' });
+        const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'hi', lease: 'a' });
+        expect(begun.turn.lease).toBe('a');
+        await store.updateTurn(begun.turn.id, { status: 'waiting' });
+        expect(await store.updateTurn(begun.turn.id, { status: 'running', lease: 'b' }, ['waiting'])).toMatchObject({ status: 'running', lease: 'b' });
+        await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'x' } }], { status: 'completed' });
+        expect(await store.getTurn(begun.turn.id)).toMatchObject({ status: 'completed', lease: 'b' });
+        const plain = await threadWithTurn('user:bob', 'no-lease');
+        expect(plain.turn.lease).toBeNull();
+      });
+
+      it('finds as orphaned only the accepted and running turns whose lease is missing, released or lapsed', async () => {
+        await store.acquireLease({ id: 'live', holder: 'host:1', ttlMs: 1000 });
+        await store.acquireLease({ id: 'short', holder: 'host:2', ttlMs: 10 });
+        const begin = async (owner: string, lease?: string) => {
+          const thread = await store.createThread({ owner });
+          now += 1;
+          const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'hi', ...(lease === undefined ? {} : { lease }) });
+          return begun.turn;
+        };
+        const live = await begin('user:a', 'live');
+        const running = await begin('user:b', 'short');
+        await store.updateTurn(running.id, { status: 'running' });
+        const unleased = await begin('user:c');
+        const waiting = await begin('user:d', 'short');
+        await store.updateTurn(waiting.id, { status: 'waiting' });
+        const ended = await begin('user:e', 'short');
+        await store.updateTurn(ended.id, { status: 'completed' });
+        expect((await store.orphanedTurns()).map((turn) => turn.id)).toEqual([unleased.id]);
+        now += 10;
+        expect((await store.orphanedTurns()).map((turn) => turn.id)).toEqual([running.id, unleased.id]);
+        await store.releaseLease('live');
+        expect((await store.orphanedTurns()).map((turn) => turn.id)).toEqual([live.id, running.id, unleased.id]);
+      });
+
+      it("ends an orphaned turn with its items in one step, never a live engine's, and takes the lapsed lease away", async () => {
+        await store.acquireLease({ id: 'a', holder: 'host:1', ttlMs: 1000 });
+        const thread = await store.createThread({ owner: 'user:alice' });
+        const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'hi', lease: 'a' });
+        await store.appendItems(begun.turn.id, [{ kind: 'tool_call', data: { callId: 'c1' } }], { status: 'running' });
+        let called = 0;
+        const counted = (turn: { readonly id: string }, items: readonly { readonly kind: string }[]) => {
+          called++;
+          return ending(turn, items);
+        };
+        expect(await store.endOrphanedTurn(begun.turn.id, counted)).toBeUndefined();
+        expect(called).toBe(0);
+        expect((await store.getTurn(begun.turn.id))?.status).toBe('running');
+        now += 1000;
+        const ended = await store.endOrphanedTurn(begun.turn.id, counted);
+        expect(ended).toMatchObject({ id: begun.turn.id, status: 'failed', failureCode: 'interrupted' });
+        expect(called).toBe(1);
+        expect((await store.listItems(thread.id)).map((item) => [item.ordinal, item.kind, item.data])).toEqual([
+          [1, 'user_text', { text: 'hi' }],
+          [2, 'tool_call', { callId: 'c1' }],
+          [3, 'error', { code: 'interrupted', items: 2, turn: begun.turn.id }],
+        ]);
+        expect(await store.endOrphanedTurn(begun.turn.id, counted)).toBeUndefined();
+        expect(called).toBe(1);
+        // A holder whose clock runs behind cannot renew a lease whose turn was ended.
+        now -= 500;
+        expect(await store.renewLease('a', 1000)).toBeUndefined();
+        expect(await store.endOrphanedTurn('no-such-turn', counted)).toBeUndefined();
+      });
+
+      it('lets exactly one of many concurrent recoveries end an orphaned turn', async () => {
+        const { thread, turn } = await threadWithTurn();
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.endOrphanedTurn(turn.id, ending)));
+        expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+        expect((await store.listItems(thread.id)).map((item) => item.kind)).toEqual(['user_text', 'error']);
+      });
+    });
+
+    describe('queue', () => {
+      const enqueue = (threadId: string, requestKey: string, text: string, limit = 10, owner = 'user:alice') => store.enqueueMessage({ threadId, owner, actor: { kind: 'user', id: owner.slice(5), roles: ['admin'] }, requestKey, text, limit });
+
+      it('queues messages in order with their positions, finds a resent request key, and refuses past the bound', async () => {
+        const { thread } = await threadWithTurn();
+        const first = await enqueue(thread.id, 'q1', 'one', 2);
+        now += 1;
+        const second = await store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice', roles: ['admin'] }, requestKey: 'q2', text: 'two', language: 'pt-BR', limit: 2 });
+        expect(first).toMatchObject({ outcome: 'queued', position: 1, message: { text: 'one', steer: false, language: null, threadId: thread.id, owner: 'user:alice', requestKey: 'q1', actor: { kind: 'user', id: 'alice', roles: ['admin'] } } });
+        expect(second).toMatchObject({ outcome: 'queued', position: 2, message: { language: 'pt-BR' } });
+        expect(await enqueue(thread.id, 'q2', 'two', 2)).toMatchObject({ outcome: 'existing', position: 2 });
+        expect(await enqueue(thread.id, 'q3', 'three', 2)).toEqual({ outcome: 'full', size: 2 });
+        expect((await store.listQueued(thread.id)).map((m) => m.text)).toEqual(['one', 'two']);
+        expect(await store.queuedThreads()).toEqual([thread.id]);
+      });
+
+      it("refuses another owner's thread as missing", async () => {
+        const { thread } = await threadWithTurn();
+        const refused = await enqueue(thread.id, 'q1', 'one', 10, 'user:bob').then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(refused) && refused.code).toBe('store_not_found');
+        expect(await store.listQueued(thread.id)).toEqual([]);
+      });
+
+      it('edits a message only while it holds the expected text, moves one sent now to the head, and removes one', async () => {
+        const { thread } = await threadWithTurn();
+        await enqueue(thread.id, 'q1', 'one');
+        const second = await enqueue(thread.id, 'q2', 'two');
+        const third = await enqueue(thread.id, 'q3', 'three');
+        if (second.outcome !== 'queued' || third.outcome !== 'queued') throw new Error('expected queued messages');
+        now += 5;
+        expect(await store.editQueued(second.message.id, 'TWO', 'two')).toMatchObject({ text: 'TWO', updatedAt: now });
+        expect(await store.editQueued(second.message.id, 'again', 'two')).toBeUndefined();
+        expect(await store.steerQueued(third.message.id)).toMatchObject({ steer: true, text: 'three' });
+        expect((await store.listQueued(thread.id)).map((m) => m.text)).toEqual(['three', 'one', 'TWO']);
+        expect(await store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice', roles: ['admin'] }, requestKey: 'q3', text: 'three', limit: 10 })).toMatchObject({ outcome: 'existing', position: 1 });
+        expect(await store.removeQueued(second.message.id)).toBe(true);
+        expect(await store.removeQueued(second.message.id)).toBe(false);
+        expect(await store.editQueued(second.message.id, 'gone')).toBeUndefined();
+        expect(await store.steerQueued(second.message.id)).toBeUndefined();
+        expect((await store.listQueued(thread.id)).map((m) => m.text)).toEqual(['three', 'one']);
+      });
+
+      it('lets a message join a running turn once, its item and its leaving the queue one step', async () => {
+        const { thread, turn } = await threadWithTurn();
+        const queued = await enqueue(thread.id, 'q1', 'also this');
+        if (queued.outcome !== 'queued') throw new Error('expected a queued message');
+        const joined = await Promise.all([store.takeQueued(queued.message.id, turn.id), store.takeQueued(queued.message.id, turn.id)]);
+        expect(joined.filter((item) => item !== undefined)).toHaveLength(1);
+        const item = joined.find((candidate) => candidate !== undefined)!;
+        expect(item).toMatchObject({ kind: 'user_text', turnId: turn.id, ordinal: 2, data: { text: 'also this', queueId: queued.message.id, steered: true } });
+        expect(await store.listQueued(thread.id)).toEqual([]);
+        expect((await store.listItems(thread.id)).map((i) => i.kind)).toEqual(['user_text', 'user_text']);
+      });
+
+      it('begins a queued message as the next turn only once the thread is free, and only once', async () => {
+        const { thread, turn } = await threadWithTurn();
+        const queued = await store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice', roles: ['admin'] }, requestKey: 'q1', text: 'next', language: 'en', limit: 10 });
+        if (queued.outcome !== 'queued') throw new Error('expected a queued message');
+        expect((await store.beginQueuedTurn(queued.message.id))?.begun.outcome).toBe('busy');
+        expect(await store.listQueued(thread.id)).toHaveLength(1);
+        await store.updateTurn(turn.id, { status: 'completed' });
+        const begun = await Promise.all([store.beginQueuedTurn(queued.message.id, { lease: 'L1' }), store.beginQueuedTurn(queued.message.id, { lease: 'L1' })]);
+        const created = begun.filter((result) => result?.begun.outcome === 'created');
+        expect(created).toHaveLength(1);
+        expect(created[0]).toMatchObject({ message: { text: 'next', language: 'en' }, begun: { turn: { requestKey: 'q1', input: 'next', lease: 'L1', status: 'accepted' } } });
+        expect(await store.listQueued(thread.id)).toEqual([]);
+        expect(await store.queuedThreads()).toEqual([]);
+        expect((await store.listTurns(thread.id)).map((t) => t.input)).toEqual(['hello', 'next']);
+      });
+
+      it('deletes a thread with its queue', async () => {
+        const { thread } = await threadWithTurn();
+        await enqueue(thread.id, 'q1', 'one');
+        await store.deleteThread(thread.id);
+        expect(await store.listQueued(thread.id)).toEqual([]);
+        expect(await store.queuedThreads()).toEqual([]);
+      });
+
+      if (options.durable) it('keeps the queue across a reopen', async () => {
+        if (fixture.reopen === undefined) throw new Error(`the ${options.name} fixture must offer reopen`);
+        const { thread } = await threadWithTurn();
+        await enqueue(thread.id, 'q1', 'one');
+        const steered = await enqueue(thread.id, 'q2', 'two');
+        if (steered.outcome !== 'queued') throw new Error('expected a queued message');
+        await store.steerQueued(steered.message.id);
+        const before = await store.listQueued(thread.id);
+        await store.close();
+        const reopened = await fixture.reopen();
+        extraStores.push(reopened);
+        expect(await reopened.listQueued(thread.id)).toEqual(before);
+        expect(before.map((m) => [m.text, m.steer])).toEqual([['two', true], ['one', false]]);
+      });
+    });
+
+    describe('pages, titles and forks', () => {
+      /** A thread of `turns` turns, each a user message and an answer; `now` moves on with every turn. */
+      async function conversation(turns: number, owner = 'user:alice', words = (i: number) => `question ${i}`) {
+        const thread = await store.createThread({ owner, title: words(0) });
+        for (let i = 0; i < turns; i++) {
+          now += 1;
+          const begun = await store.beginTurn({ threadId: thread.id, requestKey: `${thread.id}-${i}`, input: words(i) });
+          if (begun.outcome !== 'created') throw new Error('expected a created turn');
+          await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: `answer ${i}` } }], { status: 'completed' });
+        }
+        return thread;
+      }
+
+      it('pages a thread forwards and backwards, at most `limit` items and `maxBytes` of data, never stalling on a large item', async () => {
+        const thread = await conversation(5);
+        expect(await store.lastOrdinal(thread.id)).toBe(10);
+        expect(await store.lastOrdinal('no-such-thread')).toBe(0);
+        const first = await store.pageItems(thread.id, { after: 0, limit: 4, maxBytes: 1 << 20 });
+        expect(first.items.map((item) => item.ordinal)).toEqual([1, 2, 3, 4]);
+        expect(first.more).toBe(true);
+        const last = await store.pageItems(thread.id, { after: 8, limit: 4, maxBytes: 1 << 20 });
+        expect(last.items.map((item) => item.ordinal)).toEqual([9, 10]);
+        expect(last.more).toBe(false);
+        const newest = await store.pageItems(thread.id, { before: 11, limit: 3, maxBytes: 1 << 20 });
+        expect(newest.items.map((item) => item.ordinal)).toEqual([8, 9, 10]);
+        expect(newest.more).toBe(true);
+        const oldest = await store.pageItems(thread.id, { before: 3, limit: 3, maxBytes: 1 << 20 });
+        expect(oldest.items.map((item) => item.ordinal)).toEqual([1, 2]);
+        expect(oldest.more).toBe(false);
+        // {"text":"answer 0"} is 19 bytes: two such items fit in 40, three do not.
+        const bytes = await store.pageItems(thread.id, { after: 1, limit: 10, maxBytes: 40 });
+        expect(bytes.items.map((item) => item.ordinal)).toEqual([2, 3]);
+        const [turn] = await store.listTurns(thread.id);
+        expect(turn).toBeDefined();
+        const huge = await conversation(1, 'user:carol');
+        const [hugeTurn] = await store.listTurns(huge.id);
+        await store.appendItems(hugeTurn!.id, [{ kind: 'tool_result', data: { text: 'x'.repeat(5000) } }, { kind: 'assistant_text', data: { text: 'small' } }]);
+        const alone = await store.pageItems(huge.id, { after: 2, limit: 10, maxBytes: 100 });
+        expect(alone.items.map((item) => item.ordinal)).toEqual([3]);
+        expect(alone.more).toBe(true);
+        expect((await store.pageItems('no-such-thread', { after: 0, limit: 5, maxBytes: 100 })).items).toEqual([]);
+        const refused = await store.pageItems(thread.id, { after: 0, limit: 0, maxBytes: 100 }).then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(refused) && refused.code).toBe('store_invalid_record');
+      });
+
+      it("pages an owner's threads most recent first with a cursor, and finds them by title or message text ignoring case", async () => {
+        const made = [];
+        for (let i = 0; i < 5; i++) {
+          now += 10;
+          made.push(await store.createThread({ owner: 'user:alice', title: `thread ${i}` }));
+        }
+        now += 10;
+        await store.createThread({ owner: 'user:bob', title: 'thread of bob' });
+        const first = await store.pageThreads('user:alice', { limit: 2 });
+        expect(first.threads.map((thread) => thread.title)).toEqual(['thread 4', 'thread 3']);
+        expect(first.next).not.toBeNull();
+        const second = await store.pageThreads('user:alice', { limit: 2, after: first.next! });
+        expect(second.threads.map((thread) => thread.title)).toEqual(['thread 2', 'thread 1']);
+        const third = await store.pageThreads('user:alice', { limit: 2, after: second.next! });
+        expect(third.threads.map((thread) => thread.title)).toEqual(['thread 0']);
+        expect(third.next).toBeNull();
+        const steel = await conversation(2, 'user:alice', (i) => (i === 1 ? 'Which parts are made of STEEL?' : 'hello'));
+        expect((await store.pageThreads('user:alice', { limit: 10, search: 'steel' })).threads.map((thread) => thread.id)).toEqual([steel.id]);
+        expect((await store.pageThreads('user:alice', { limit: 10, search: 'ANSWER 1' })).threads.map((thread) => thread.id)).toEqual([steel.id]);
+        expect((await store.pageThreads('user:alice', { limit: 10, search: 'THREAD 3' })).threads.map((thread) => thread.title)).toEqual(['thread 3']);
+        expect((await store.pageThreads('user:alice', { limit: 10, search: 'bob' })).threads).toEqual([]);
+        // Keys of the item data are not text: nothing matches "text" but a title or message that says it.
+        expect((await store.pageThreads('user:alice', { limit: 10, search: 'text' })).threads).toEqual([]);
+      });
+
+      it("sets a title and its source without moving the thread's place, and never replaces a person's title with a generated one", async () => {
+        const older = await store.createThread({ owner: 'user:alice', title: 'first words' });
+        now += 10;
+        const newer = await store.createThread({ owner: 'user:alice', title: 'other' });
+        expect(older.titleSource).toBeNull();
+        expect(older.forkedFrom).toBeNull();
+        now += 10;
+        const renamed = await store.setThreadTitle(older.id, 'My steel question', 'person');
+        expect(renamed).toMatchObject({ title: 'My steel question', titleSource: 'person', updatedAt: older.updatedAt });
+        expect((await store.latestThread('user:alice'))?.id).toBe(newer.id);
+        expect(await store.setThreadTitle(older.id, 'Parts: material name Steel', 'generated', { onlyIf: [null] })).toBeUndefined();
+        expect((await store.getThread(older.id))?.title).toBe('My steel question');
+        expect(await store.setThreadTitle(newer.id, 'Generated', 'generated', { onlyIf: [null] })).toMatchObject({ title: 'Generated', titleSource: 'generated' });
+        expect(await store.setThreadTitle('no-such-thread', 'x', 'person')).toBeUndefined();
+      });
+
+      it('forks a thread through one of its items: the same items and ordinals under copied turns, the cut turn completed, the original untouched', async () => {
+        const thread = await conversation(3);
+        await store.updateThread(thread.id, { summary: 'so far', summaryThroughItemId: (await store.listItems(thread.id))[1]!.id, routerSession: '{"s":1}' });
+        const last = (await store.listTurns(thread.id))[2]!;
+        await store.updateTurn(last.id, { status: 'failed', failureCode: 'interrupted', failureMessage: 'stopped' });
+        const items = await store.listItems(thread.id);
+        now += 100;
+        const fork = await store.forkThread({ threadId: thread.id, throughOrdinal: 4, fromItemId: items[3]!.id });
+        expect(fork).toMatchObject({ owner: 'user:alice', title: thread.title, forkedFrom: { threadId: thread.id, itemId: items[3]!.id }, summary: 'so far', summaryThroughItemId: items[1]!.id, routerSession: null, updatedAt: now });
+        expect((await store.latestThread('user:alice'))?.id).toBe(fork.id);
+        const copied = await store.listItems(fork.id);
+        expect(copied.map((item) => [item.ordinal, item.id, item.kind, item.data])).toEqual(items.slice(0, 4).map((item) => [item.ordinal, item.id, item.kind, item.data]));
+        const turns = await store.listTurns(fork.id);
+        expect(turns.map((turn) => turn.input)).toEqual(['question 0', 'question 1']);
+        expect(turns.every((turn) => turn.threadId === fork.id && turn.status === 'completed')).toBe(true);
+        expect(new Set(copied.map((item) => item.turnId))).toEqual(new Set(turns.map((turn) => turn.id)));
+        // A cut inside the failed turn completes its copy; the whole failed turn keeps its failure.
+        const cut = await store.forkThread({ threadId: thread.id, throughOrdinal: 5, fromItemId: items[4]!.id });
+        expect((await store.listTurns(cut.id)).map((turn) => turn.status)).toEqual(['completed', 'completed', 'completed']);
+        const whole = await store.forkThread({ threadId: thread.id, throughOrdinal: 6, fromItemId: items[5]!.id });
+        expect((await store.listTurns(whole.id)).map((turn) => [turn.status, turn.failureCode])).toEqual([['completed', null], ['completed', null], ['failed', 'interrupted']]);
+        expect(await store.listItems(thread.id)).toEqual(items);
+        expect(await store.lastOrdinal(fork.id)).toBe(4);
+        // The fork goes on with ordinals of its own; deleting it leaves the original whole.
+        const next = await store.beginTurn({ threadId: fork.id, requestKey: 'fork-next', input: 'and then?' });
+        expect(next.outcome === 'created' && next.userItem.ordinal).toBe(5);
+        expect(await store.deleteThread(fork.id)).toBe(true);
+        expect(await store.listItems(thread.id)).toEqual(items);
+        expect(await store.listTurns(thread.id)).toHaveLength(3);
+        const empty = await store.forkThread({ threadId: thread.id, throughOrdinal: 0, fromItemId: items[0]!.id });
+        expect(await store.listItems(empty.id)).toEqual([]);
+        expect(await store.listTurns(empty.id)).toEqual([]);
+        const missing = await store.forkThread({ threadId: thread.id, throughOrdinal: 99, fromItemId: 'x' }).then(() => undefined, (e: unknown) => e);
+        expect(isPlumbError(missing) && missing.code).toBe('store_not_found');
+      });
+    });
+
     describe('retention', () => {
       async function endedThread(owner: string, requestKey: string, status: 'completed' | 'accepted' = 'completed') {
         const made = await threadWithTurn(owner, requestKey);

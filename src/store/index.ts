@@ -5,7 +5,7 @@
  */
 export { storeErrorCodes } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
-export { turnStatuses, activeTurnStatuses, itemKinds, defaultRetentionLimit } from './types.js';
+export { turnStatuses, activeTurnStatuses, itemKinds, defaultRetentionLimit, titleSources } from './types.js';
 export type {
   Store,
   StoreOptions,
@@ -27,6 +27,18 @@ export type {
   ListItemsOptions,
   RetentionOptions,
   StagedItems,
+  LeaseRecord,
+  OrphanEnding,
+  QueuedMessage,
+  EnqueueInput,
+  EnqueueResult,
+  TitleSource,
+  ThreadCursor,
+  ThreadPageOptions,
+  ThreadPage,
+  ItemPageOptions,
+  ItemPage,
+  ForkThreadInput,
 } from './types.js';
 export { MemoryStore, createMemoryStore } from './memory-store.js';
 export { SqliteStore, openSqliteStore } from './sqlite-store.js';

@@ -1,15 +1,21 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { counterIds } from './ordered-ids.js';
-import { checkKind, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
+import { checkKind, checkLeaseTtl, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
 import { activeTurnStatuses } from './types.js';
+import { afterCursor, checkItemPage, checkThreadPage, checkTitleSource, cursorOf, foldText, forkRequestKey, forkedTurnStatus, pageCut } from './pages.js';
 import type {
   BeginTurnInput,
   BeginTurnResult,
   ClaimResult,
+  EnqueueInput,
+  EnqueueResult,
+  QueuedMessage,
   ConfirmationRecord,
   ItemRecord,
+  LeaseRecord,
   ListItemsOptions,
+  OrphanEnding,
   NewConfirmation,
   NewItem,
   RetentionOptions,
@@ -21,6 +27,12 @@ import type {
   TurnPatch,
   TurnRecord,
   TurnStatus,
+  ForkThreadInput,
+  ItemPage,
+  ItemPageOptions,
+  ThreadPage,
+  ThreadPageOptions,
+  TitleSource,
 } from './types.js';
 
 interface ThreadState {
@@ -43,6 +55,9 @@ export class MemoryStore implements Store {
   readonly #turns = new Map<string, TurnRecord>();
   readonly #requestKeys = new Map<string, string>();
   readonly #confirmations = new Map<string, ConfirmationRecord>();
+  readonly #leases = new Map<string, LeaseRecord>();
+  /** Queued messages by id, each with its place in its thread's queue (lower first). */
+  readonly #queue = new Map<string, { message: QueuedMessage; seq: number }>();
   #closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -73,6 +88,8 @@ export class MemoryStore implements Store {
       summary: null,
       summaryThroughItemId: null,
       routerSession: null,
+      titleSource: null,
+      forkedFrom: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -142,10 +159,87 @@ export class MemoryStore implements Store {
       this.#turns.delete(turnId);
     }
     for (const [key, confirmation] of this.#confirmations) if (confirmation.threadId === id) this.#confirmations.delete(key);
+    for (const [key, queued] of this.#queue) if (queued.message.threadId === id) this.#queue.delete(key);
     this.#threads.delete(id);
     const owned = this.#byOwner.get(state.record.owner);
     owned?.delete(id);
     if (owned?.size === 0) this.#byOwner.delete(state.record.owner);
+  }
+
+  async pageThreads(owner: string, options: ThreadPageOptions): Promise<ThreadPage> {
+    this.#open();
+    checkThreadPage(options);
+    const search = options.search === undefined || options.search === '' ? undefined : foldText(options.search);
+    const found: ThreadRecord[] = [];
+    for (const record of this.#owned(owner)) {
+      if (options.after !== undefined && !afterCursor(record, options.after)) continue;
+      if (search !== undefined && !this.#matches(record, search)) continue;
+      found.push(record);
+      if (found.length > options.limit) break;
+    }
+    const threads = found.slice(0, options.limit);
+    return Promise.resolve({ threads, next: found.length > options.limit ? cursorOf(threads[threads.length - 1]!) : null });
+  }
+
+  #matches(record: ThreadRecord, search: string): boolean {
+    if (foldText(record.title).includes(search)) return true;
+    const state = this.#threads.get(record.id);
+    return state?.items.some((item) => (item.kind === 'user_text' || item.kind === 'assistant_text') && foldText((item.data as { text?: unknown } | null)?.text).includes(search)) === true;
+  }
+
+  async setThreadTitle(id: string, title: string | null, source: TitleSource | null, options: { readonly onlyIf?: readonly (TitleSource | null)[] } = {}): Promise<ThreadRecord | undefined> {
+    this.#open();
+    checkTitleSource(source);
+    const state = this.#threads.get(id);
+    if (state === undefined || (options.onlyIf !== undefined && !options.onlyIf.includes(state.record.titleSource))) return Promise.resolve(undefined);
+    state.record = Object.freeze({ ...state.record, title, titleSource: source });
+    return Promise.resolve(state.record);
+  }
+
+  async forkThread(input: ForkThreadInput): Promise<ThreadRecord> {
+    this.#open();
+    const source = this.#thread(input.threadId);
+    const through = input.throughOrdinal;
+    if (!Number.isInteger(through) || through < 0 || through > source.items.length) throw notFound('item', `${input.threadId} #${String(through)}`);
+    const now = this.#clock();
+    const owner = source.record.owner;
+    const fork = this.#createThread(owner, input.title === undefined ? source.record.title : input.title, now);
+    const lastOrdinalOf = new Map<string, number>();
+    for (const item of source.items) lastOrdinalOf.set(item.turnId, item.ordinal);
+    const copies = new Map<string, string>();
+    for (const item of source.items.slice(0, through)) {
+      let turnId = copies.get(item.turnId);
+      if (turnId === undefined) {
+        const original = this.#turns.get(item.turnId);
+        turnId = this.#ids();
+        copies.set(item.turnId, turnId);
+        if (original !== undefined) {
+          const turn: TurnRecord = Object.freeze({
+            ...original,
+            id: turnId,
+            threadId: fork.record.id,
+            requestKey: forkRequestKey(fork.record.id, original.id),
+            ...forkedTurnStatus(original, (lastOrdinalOf.get(original.id) ?? 0) <= through),
+            usage: Object.freeze({ inputTokens: 0, outputTokens: 0 }),
+            lease: null,
+            updatedAt: now,
+          });
+          this.#turns.set(turnId, turn);
+          this.#requestKeys.set(requestKeyOf(owner, turn.requestKey), turnId);
+          fork.turnIds.push(turnId);
+        }
+      }
+      fork.items.push(Object.freeze({ ...item, threadId: fork.record.id, turnId }));
+    }
+    const marker = source.record.summaryThroughItemId;
+    const summaryKept = marker !== null && fork.items.some((item) => item.id === marker);
+    fork.record = Object.freeze({
+      ...fork.record,
+      titleSource: source.record.titleSource,
+      forkedFrom: Object.freeze({ threadId: source.record.id, itemId: input.fromItemId }),
+      ...(summaryKept ? { summary: source.record.summary, summaryThroughItemId: marker } : {}),
+    });
+    return Promise.resolve(fork.record);
   }
 
   async deleteThreadsUpdatedBefore(cutoff: number, options?: RetentionOptions): Promise<readonly string[]> {
@@ -205,6 +299,7 @@ export class MemoryStore implements Store {
       failureCode: null,
       failureMessage: null,
       usage: Object.freeze({ inputTokens: 0, outputTokens: 0 }),
+      lease: input.lease ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -255,6 +350,7 @@ export class MemoryStore implements Store {
               inputTokens: turn.usage.inputTokens + patch.addUsage.inputTokens,
               outputTokens: turn.usage.outputTokens + patch.addUsage.outputTokens,
             }),
+      lease: patch.lease === undefined ? turn.lease : patch.lease,
       updatedAt: this.#clock(),
     });
     this.#turns.set(turn.id, next);
@@ -308,6 +404,29 @@ export class MemoryStore implements Store {
       records[i] = record;
     }
     return records;
+  }
+
+  async pageItems(threadId: string, options: ItemPageOptions): Promise<ItemPage> {
+    this.#open();
+    checkItemPage(options);
+    const items = this.#threads.get(threadId)?.items ?? [];
+    // Ordinals are 1, 2, 3…: the item with ordinal n sits at index n - 1.
+    const low = Math.min(items.length, options.after ?? 0);
+    const high = Math.min(items.length, options.before === undefined ? items.length : Math.max(0, options.before - 1));
+    const range = items.slice(low, Math.max(low, high));
+    const sizeOf = (item: ItemRecord): number => Buffer.byteLength(JSON.stringify(item.data));
+    if (options.after !== undefined) {
+      const kept = pageCut(range.slice(0, options.limit + 1).map(sizeOf), options.limit, options.maxBytes);
+      return Promise.resolve({ items: range.slice(0, kept), more: kept < range.length });
+    }
+    const newest = range.slice(-options.limit - 1).reverse();
+    const kept = pageCut(newest.map(sizeOf), options.limit, options.maxBytes);
+    return Promise.resolve({ items: range.slice(range.length - kept), more: kept < range.length });
+  }
+
+  async lastOrdinal(threadId: string): Promise<number> {
+    this.#open();
+    return Promise.resolve(this.#threads.get(threadId)?.items.length ?? 0);
   }
 
   async listItems(threadId: string, options: ListItemsOptions = {}): Promise<readonly ItemRecord[]> {
@@ -383,6 +502,162 @@ export class MemoryStore implements Store {
       expired.push(next);
     }
     return Promise.resolve(expired);
+  }
+
+  async acquireLease(input: { readonly id: string; readonly holder: string; readonly ttlMs: number }): Promise<LeaseRecord> {
+    this.#open();
+    checkLeaseTtl(input.ttlMs);
+    if (this.#leases.has(input.id)) throw new PlumbError('store_invalid_record', `A lease with id '${input.id}' already exists.`);
+    const now = this.#clock();
+    const lease: LeaseRecord = Object.freeze({ id: input.id, holder: input.holder, acquiredAt: now, heartbeatAt: now, expiresAt: now + input.ttlMs });
+    this.#leases.set(lease.id, lease);
+    return Promise.resolve(lease);
+  }
+
+  async renewLease(id: string, ttlMs: number): Promise<LeaseRecord | undefined> {
+    this.#open();
+    checkLeaseTtl(ttlMs);
+    const lease = this.#leases.get(id);
+    const now = this.#clock();
+    if (lease === undefined || lease.expiresAt <= now) return Promise.resolve(undefined);
+    const renewed: LeaseRecord = Object.freeze({ ...lease, heartbeatAt: now, expiresAt: now + ttlMs });
+    this.#leases.set(id, renewed);
+    return Promise.resolve(renewed);
+  }
+
+  async releaseLease(id: string): Promise<boolean> {
+    this.#open();
+    return Promise.resolve(this.#leases.delete(id));
+  }
+
+  async getLease(id: string): Promise<LeaseRecord | undefined> {
+    this.#open();
+    return Promise.resolve(this.#leases.get(id));
+  }
+
+  #orphaned(turn: TurnRecord, now: number): boolean {
+    if (turn.status !== 'accepted' && turn.status !== 'running') return false;
+    const lease = turn.lease === null ? undefined : this.#leases.get(turn.lease);
+    return lease === undefined || lease.expiresAt <= now;
+  }
+
+  async orphanedTurns(): Promise<readonly TurnRecord[]> {
+    this.#open();
+    const now = this.#clock();
+    return Promise.resolve([...this.#turns.values()].filter((turn) => this.#orphaned(turn, now)));
+  }
+
+  async endOrphanedTurn(turnId: string, end: (turn: TurnRecord, turnItems: readonly ItemRecord[]) => OrphanEnding): Promise<TurnRecord | undefined> {
+    this.#open();
+    const turn = this.#turns.get(turnId);
+    if (turn === undefined || !this.#orphaned(turn, this.#clock())) return undefined;
+    if (turn.lease !== null) this.#leases.delete(turn.lease);
+    const state = this.#thread(turn.threadId);
+    const ending = end(turn, state.items.filter((item) => item.turnId === turnId));
+    await this.appendItems(turnId, ending.items, ending.patch);
+    return this.#turns.get(turnId);
+  }
+
+  /** The thread's queue, head first. */
+  #queued(threadId: string): { message: QueuedMessage; seq: number }[] {
+    return [...this.#queue.values()].filter((entry) => entry.message.threadId === threadId).sort((a, b) => a.seq - b.seq || compareIds(a.message.id, b.message.id));
+  }
+
+  async enqueueMessage(input: EnqueueInput): Promise<EnqueueResult> {
+    this.#open();
+    const state = this.#thread(input.threadId);
+    if (state.record.owner !== input.owner) throw notFound('thread', input.threadId);
+    const queue = this.#queued(input.threadId);
+    const same = queue.findIndex((entry) => entry.message.owner === input.owner && entry.message.requestKey === input.requestKey);
+    if (same >= 0) return Promise.resolve({ outcome: 'existing', message: queue[same]!.message, position: same + 1 });
+    if (queue.length >= input.limit) return Promise.resolve({ outcome: 'full', size: queue.length });
+    const id = input.id ?? this.#ids();
+    if (this.#queue.has(id)) throw new PlumbError('store_invalid_record', `A queued message with id '${id}' already exists.`);
+    const now = this.#clock();
+    const message: QueuedMessage = Object.freeze({
+      id,
+      threadId: input.threadId,
+      owner: input.owner,
+      actor: copyJson(input.actor),
+      requestKey: input.requestKey,
+      text: input.text,
+      language: input.language ?? null,
+      steer: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.#queue.set(id, { message, seq: (queue.at(-1)?.seq ?? 0) + 1 });
+    return Promise.resolve({ outcome: 'queued', message, position: queue.length + 1 });
+  }
+
+  async getQueued(id: string): Promise<QueuedMessage | undefined> {
+    this.#open();
+    return Promise.resolve(this.#queue.get(id)?.message);
+  }
+
+  async listQueued(threadId: string): Promise<readonly QueuedMessage[]> {
+    this.#open();
+    return Promise.resolve(this.#queued(threadId).map((entry) => entry.message));
+  }
+
+  async editQueued(id: string, text: string, expectedText?: string): Promise<QueuedMessage | undefined> {
+    this.#open();
+    const entry = this.#queue.get(id);
+    if (entry === undefined || (expectedText !== undefined && entry.message.text !== expectedText)) return Promise.resolve(undefined);
+    entry.message = Object.freeze({ ...entry.message, text, updatedAt: this.#clock() });
+    return Promise.resolve(entry.message);
+  }
+
+  async steerQueued(id: string): Promise<QueuedMessage | undefined> {
+    this.#open();
+    const entry = this.#queue.get(id);
+    if (entry === undefined) return Promise.resolve(undefined);
+    const head = this.#queued(entry.message.threadId)[0];
+    if (head !== undefined && head !== entry) entry.seq = head.seq - 1;
+    entry.message = Object.freeze({ ...entry.message, steer: true, updatedAt: this.#clock() });
+    return Promise.resolve(entry.message);
+  }
+
+  async removeQueued(id: string): Promise<boolean> {
+    this.#open();
+    return Promise.resolve(this.#queue.delete(id));
+  }
+
+  async takeQueued(id: string, turnId: string): Promise<ItemRecord | undefined> {
+    this.#open();
+    const entry = this.#queue.get(id);
+    if (entry === undefined) return undefined;
+    // Out of the queue before anything awaits, so that a concurrent take finds it gone.
+    this.#queue.delete(id);
+    try {
+      const [record] = await this.appendItems(turnId, [{ kind: 'user_text', data: { text: entry.message.text, queueId: id, steered: true } }]);
+      return record;
+    } catch (error) {
+      this.#queue.set(id, entry);
+      throw error;
+    }
+  }
+
+  async beginQueuedTurn(id: string, options: { readonly lease?: string } = {}): Promise<{ readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined> {
+    this.#open();
+    const entry = this.#queue.get(id);
+    if (entry === undefined) return undefined;
+    const { message } = entry;
+    this.#queue.delete(id);
+    let begun: BeginTurnResult;
+    try {
+      begun = await this.beginTurn({ threadId: message.threadId, owner: message.owner, requestKey: message.requestKey, input: message.text, ...(options.lease === undefined ? {} : { lease: options.lease }) });
+    } catch (error) {
+      this.#queue.set(id, entry);
+      throw error;
+    }
+    if (begun.outcome === 'busy') this.#queue.set(id, entry);
+    return { message, begun };
+  }
+
+  async queuedThreads(): Promise<readonly string[]> {
+    this.#open();
+    return Promise.resolve([...new Set([...this.#queue.values()].map((entry) => entry.message.threadId))]);
   }
 
   async close(): Promise<void> {

@@ -45,6 +45,11 @@ export function closedError(): PlumbError {
   return new PlumbError('store_closed', 'The store is closed. Open a new store to continue.');
 }
 
+/** A lease's time to live: a positive number of milliseconds. */
+export function checkLeaseTtl(ttlMs: number): void {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new PlumbError('store_invalid_record', `A lease's ttlMs must be a positive number of milliseconds; got ${String(ttlMs)}.`);
+}
+
 /** The `limit` of a retention call: a positive integer, `defaultRetentionLimit` when absent. */
 export function retentionLimit(options: RetentionOptions | undefined): number {
   const limit = options?.limit ?? defaultRetentionLimit;

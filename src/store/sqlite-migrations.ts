@@ -3,13 +3,14 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, PlumbError, sqliteMigrationKysely } from '../core/index.js';
 import type { Migrations } from '../core/index.js';
-import { schemaStatements, schemaVersion, upgradeFromV1Statements } from './sqlite-schema.js';
+import { leaseStatements, queueStatements, schemaStatements, schemaVersion, threadPageStatements, upgradeFromV1Statements } from './sqlite-schema.js';
 
 /**
  * The SQLite journal's migrations, applied with kysely's Migrator like the app's own (their
  * applied list is `<prefix>journal_migrations`). The first one creates the schema, or adopts a
  * journal written before migrations, whose version sits in `<prefix>meta`: version 2 is this
- * schema as it is, version 1 is upgraded in place.
+ * schema as it is, version 1 is upgraded in place. The second adds the engines' leases, the third
+ * the thread queue, the fourth a thread's title source and fork origin.
  */
 export function journalMigrations(prefix: string): Migrations {
   return {
@@ -23,6 +24,21 @@ export function journalMigrations(prefix: string): Migrations {
         else throw newerJournal(legacy);
         for (const statement of statements) await sql.raw(statement).execute(db);
         if (legacy !== undefined) await sql.raw(`DROP TABLE ${prefix}meta`).execute(db);
+      },
+    },
+    '0002_leases': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        for (const statement of leaseStatements(prefix)) await sql.raw(statement).execute(db);
+      },
+    },
+    '0003_queue': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        for (const statement of queueStatements(prefix)) await sql.raw(statement).execute(db);
+      },
+    },
+    '0004_thread_pages': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        for (const statement of threadPageStatements(prefix)) await sql.raw(statement).execute(db);
       },
     },
   };

@@ -117,3 +117,62 @@ export function upgradeFromV1Statements(prefix: string): readonly string[] {
     ...tables.map((name) => `DROP TABLE ${t(`${name}_v1`)}`),
   ];
 }
+
+/**
+ * Migration `0002_leases`: each engine's lease, and the lease a turn runs under (docs/store.md,
+ * "Leases"). The column is read with the turn's row, which every append reads anyway, so it costs
+ * no page of its own; the lease table is touched by a heartbeat every few seconds, not per turn.
+ */
+export function leaseStatements(prefix: string): readonly string[] {
+  const t = (name: string): string => `${prefix}${name}`;
+  return [
+    `ALTER TABLE ${t('turns')} ADD COLUMN lease_id TEXT`,
+    `CREATE TABLE ${t('leases')} (
+      id TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      acquired_at BIGINT NOT NULL,
+      heartbeat_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL
+    ) WITHOUT ROWID`,
+  ];
+}
+
+/**
+ * Migration `0003_queue`: the messages sent while their thread was busy (docs/store.md, "Queue").
+ * Read by thread and position (`queue_thread`), found again by owner and request key (a resend);
+ * written only by messages that had to wait, so an idle thread's turn never touches it.
+ */
+export function queueStatements(prefix: string): readonly string[] {
+  const t = (name: string): string => `${prefix}${name}`;
+  return [
+    `CREATE TABLE ${t('queue')} (
+      id TEXT PRIMARY KEY,
+      thread_id TEXT NOT NULL,
+      owner TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      request_key TEXT NOT NULL,
+      text TEXT NOT NULL,
+      language TEXT,
+      steer INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL
+    ) WITHOUT ROWID`,
+    `CREATE INDEX ${t('queue_thread')} ON ${t('queue')} (thread_id, seq)`,
+    `CREATE UNIQUE INDEX ${t('queue_request')} ON ${t('queue')} (owner, request_key)`,
+  ];
+}
+
+/**
+ * Migration `0004_thread_pages`: where a thread's title came from (a person's rename, or the
+ * engine's generated title; null for the one it was created with) and a fork's origin. Columns of
+ * the thread's row, read with it; no index (a page of threads uses `threads_owner`).
+ */
+export function threadPageStatements(prefix: string): readonly string[] {
+  const t = (name: string): string => `${prefix}${name}`;
+  return [
+    `ALTER TABLE ${t('threads')} ADD COLUMN title_source TEXT`,
+    `ALTER TABLE ${t('threads')} ADD COLUMN forked_from_thread TEXT`,
+    `ALTER TABLE ${t('threads')} ADD COLUMN forked_from_item TEXT`,
+  ];
+}

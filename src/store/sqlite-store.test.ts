@@ -57,7 +57,7 @@ describe('sqlite store', () => {
     const store = await openSqliteStore({ path, clock: () => 50_000 });
     try {
       expect(await store.getThread(v1Fixture.threadId)).toEqual({
-        id: 'th-1', owner: 'user:alice', title: 'Bolts', summary: 'They asked about bolts.', summaryThroughItemId: 'it-2', routerSession: '{"carried":true}', createdAt: 1000, updatedAt: 4000,
+        id: 'th-1', owner: 'user:alice', title: 'Bolts', summary: 'They asked about bolts.', summaryThroughItemId: 'it-2', routerSession: '{"carried":true}', titleSource: null, forkedFrom: null, createdAt: 1000, updatedAt: 4000,
       });
       const items = await store.listItems(v1Fixture.threadId);
       expect(items.map((item) => [item.id, item.kind])).toEqual(v1Fixture.items);
@@ -79,7 +79,7 @@ describe('sqlite store', () => {
     }
     const db = new Database(path);
     try {
-      expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal']);
+      expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal', '0002_leases', '0003_queue', '0004_thread_pages']);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'plumb_meta'").get()).toBeUndefined();
       const names = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'plumb_%' ORDER BY name").pluck().all() as string[]);
       expect(names.filter((name) => name.endsWith('_v1') || name === 'plumb_turns_status')).toEqual([]);
@@ -98,7 +98,7 @@ describe('sqlite store', () => {
     const store = await openSqliteStore({ database: db, tablePrefix: 'chat_' });
     expect((await store.listItems(v1Fixture.threadId)).map((item) => item.id)).toEqual(v1Fixture.items.map(([id]) => id));
     await store.close();
-    expect(db.prepare('SELECT name FROM chat_journal_migrations').pluck().all()).toEqual(['0001_journal']);
+    expect(db.prepare('SELECT name FROM chat_journal_migrations').pluck().all()).toEqual(['0001_journal', '0002_leases', '0003_queue', '0004_thread_pages']);
     db.close();
   });
 
@@ -256,7 +256,7 @@ describe('sqlite store', () => {
     await store.createThread({ owner: 'user:alice' });
     await store.close();
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-    expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_journal_migrations', 'plumb_journal_migrations_lock', 'plumb_threads', 'plumb_turns']);
+    expect(tables).toEqual(['parts', 'plumb_confirmations', 'plumb_items', 'plumb_journal_migrations', 'plumb_journal_migrations_lock', 'plumb_leases', 'plumb_queue', 'plumb_threads', 'plumb_turns']);
     db.close();
   });
 
@@ -284,7 +284,7 @@ describe('sqlite store', () => {
     expect((await store.listThreads('user:alice')).length + (await store.listThreads('user:bob')).length).toBe(2);
     await store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal']);
+    expect(db.prepare('SELECT name FROM plumb_journal_migrations').pluck().all()).toEqual(['0001_journal', '0002_leases', '0003_queue', '0004_thread_pages']);
     db.close();
   });
 });

@@ -1,20 +1,27 @@
 import Database from 'better-sqlite3';
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { checkItem, checkStatus, closedError, isItemKind, jsonText, notFound, retentionLimit } from './records.js';
+import { checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
+import { definedOnly, toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
+import type { ConfirmationRow, ItemRow, LeaseRow, QueuedRow, ThreadRow, TurnRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
 import { orderedIds } from './ordered-ids.js';
 import { activeCondition } from './sqlite-schema.js';
 import { migrateJournal } from './sqlite-migrations.js';
+import { SqlitePages } from './sqlite-pages.js';
 import { activeTurnStatuses } from './types.js';
 import type {
   BeginTurnInput,
   BeginTurnResult,
   ClaimResult,
   ConfirmationRecord,
-  ConfirmationStatus,
+  EnqueueInput,
+  EnqueueResult,
+  QueuedMessage,
   ItemRecord,
+  LeaseRecord,
   ListItemsOptions,
+  OrphanEnding,
   NewConfirmation,
   NewItem,
   RetentionOptions,
@@ -26,6 +33,12 @@ import type {
   TurnPatch,
   TurnRecord,
   TurnStatus,
+  ForkThreadInput,
+  ItemPage,
+  ItemPageOptions,
+  ThreadPage,
+  ThreadPageOptions,
+  TitleSource,
 } from './types.js';
 
 /**
@@ -60,55 +73,6 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly groupCommit?: boolean;
 }
 
-interface ThreadRow {
-  id: string;
-  owner: string;
-  title: string | null;
-  summary: string | null;
-  summary_through_item_id: string | null;
-  router_session: string | null;
-  created_at: number;
-  updated_at: number;
-}
-interface TurnRow {
-  id: string;
-  thread_id: string;
-  owner: string;
-  request_key: string;
-  input: string;
-  status: string;
-  failure_code: string | null;
-  failure_message: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  created_at: number;
-  updated_at: number;
-}
-interface ItemRow {
-  thread_id: string;
-  ordinal: number;
-  id: string;
-  turn_id: string;
-  kind: string;
-  data: string;
-  created_at: number;
-}
-interface ConfirmationRow {
-  id: string;
-  thread_id: string;
-  turn_id: string;
-  owner: string;
-  actor: string;
-  call_id: string;
-  tool: string;
-  arguments: string;
-  digest: string;
-  status: string;
-  created_at: number;
-  expires_at: number;
-  resolved_at: number | null;
-  resolution: string | null;
-}
 /** What an append needs to know about its turn, read in one statement. */
 interface AppendTarget {
   thread_id: string;
@@ -137,6 +101,7 @@ export class SqliteStore implements Store {
   };
   #closed = false;
   readonly #group: GroupCommit | undefined;
+  readonly #pages: SqlitePages;
 
   /** Use `openSqliteStore`, which checks the options and migrates the tables first. */
   constructor(db: Database.Database, owned: boolean, prefix: string, options: SqliteStoreOptions) {
@@ -145,6 +110,7 @@ export class SqliteStore implements Store {
     this.#clock = options.clock ?? Date.now;
     this.#ids = options.ids ?? orderedIds(this.#clock);
     this.#sql = prepare(this.#db, prefix);
+    this.#pages = new SqlitePages(this.#db, prefix, this.#ids, this.#clock);
     this.#group = this.#owned && options.groupCommit !== false ? new GroupCommit(this.#db) : undefined;
     const beginTurn = this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input));
     const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch));
@@ -210,9 +176,33 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#db.transaction(() => this.#deleteThreadRows(id)).immediate());
   }
 
+  async pageThreads(owner: string, options: ThreadPageOptions): Promise<ThreadPage> {
+    this.#open();
+    return Promise.resolve(this.#pages.threads(owner, options));
+  }
+
+  async setThreadTitle(id: string, title: string | null, source: TitleSource | null, options: { readonly onlyIf?: readonly (TitleSource | null)[] } = {}): Promise<ThreadRecord | undefined> {
+    return this.#write(() => this.#pages.setTitle(id, title, source, options.onlyIf));
+  }
+
+  async forkThread(input: ForkThreadInput): Promise<ThreadRecord> {
+    return this.#write(() => this.#pages.fork(input));
+  }
+
+  async pageItems(threadId: string, options: ItemPageOptions): Promise<ItemPage> {
+    this.#open();
+    return Promise.resolve(this.#pages.items(threadId, options));
+  }
+
+  async lastOrdinal(threadId: string): Promise<number> {
+    this.#open();
+    return Promise.resolve(this.#pages.lastOrdinal(threadId));
+  }
+
   /** Inside a transaction: the thread and everything under it. */
   #deleteThreadRows(id: string): boolean {
     this.#sql.deleteConfirmations.run(id);
+    this.#sql.deleteThreadQueue.run(id);
     this.#sql.deleteTurns.run(id);
     this.#sql.deleteItems.run(id);
     return this.#sql.deleteThread.run(id).changes > 0;
@@ -264,11 +254,11 @@ export class SqliteStore implements Store {
       const owner = input.owner!;
       const title = input.newThreadTitle ?? null;
       this.#sql.insertThread.run(id, owner, title, now, now);
-      thread = Object.freeze({ id, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, createdAt: now, updatedAt: now });
+      thread = Object.freeze({ id, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, titleSource: null, forkedFrom: null, createdAt: now, updatedAt: now });
     }
     const turnId = input.turnId ?? this.#ids();
     try {
-      this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', now, now);
+      this.#sql.insertTurn.run(turnId, thread.id, thread.owner, input.requestKey, input.input, 'accepted', input.lease ?? null, now, now);
     } catch (cause) {
       throw new PlumbError('store_invalid_record', `A turn with id '${turnId}' already exists.`, { cause });
     }
@@ -284,6 +274,7 @@ export class SqliteStore implements Store {
       failureCode: null,
       failureMessage: null,
       usage: Object.freeze({ inputTokens: 0, outputTokens: 0 }),
+      lease: input.lease ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -339,6 +330,8 @@ export class SqliteStore implements Store {
       patch.failureCode ?? null,
       patch.failureMessage === undefined ? 0 : 1,
       patch.failureMessage ?? null,
+      patch.lease === undefined ? 0 : 1,
+      patch.lease ?? null,
       patch.addUsage?.inputTokens ?? 0,
       patch.addUsage?.outputTokens ?? 0,
       now,
@@ -493,6 +486,159 @@ export class SqliteStore implements Store {
     );
   }
 
+  async acquireLease(input: { readonly id: string; readonly holder: string; readonly ttlMs: number }): Promise<LeaseRecord> {
+    checkLeaseTtl(input.ttlMs);
+    return this.#write(() => {
+      const now = this.#clock();
+      try {
+        this.#sql.insertLease.run(input.id, input.holder, now, now, now + input.ttlMs);
+      } catch (cause) {
+        throw new PlumbError('store_invalid_record', `A lease with id '${input.id}' already exists.`, { cause });
+      }
+      return Object.freeze({ id: input.id, holder: input.holder, acquiredAt: now, heartbeatAt: now, expiresAt: now + input.ttlMs });
+    });
+  }
+
+  async renewLease(id: string, ttlMs: number): Promise<LeaseRecord | undefined> {
+    checkLeaseTtl(ttlMs);
+    return this.#write(() => {
+      const now = this.#clock();
+      const row = this.#sql.renewLease.get(now, now + ttlMs, id, now) as LeaseRow | undefined;
+      return row === undefined ? undefined : toLease(row);
+    });
+  }
+
+  async releaseLease(id: string): Promise<boolean> {
+    return this.#write(() => this.#sql.deleteLease.run(id).changes > 0);
+  }
+
+  async getLease(id: string): Promise<LeaseRecord | undefined> {
+    this.#open();
+    const row = this.#sql.getLease.get(id) as LeaseRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toLease(row));
+  }
+
+  async orphanedTurns(): Promise<readonly TurnRecord[]> {
+    this.#open();
+    return Promise.resolve((this.#sql.orphanedTurns.all(this.#clock()) as TurnRow[]).map(toTurn));
+  }
+
+  async endOrphanedTurn(turnId: string, end: (turn: TurnRecord, turnItems: readonly ItemRecord[]) => OrphanEnding): Promise<TurnRecord | undefined> {
+    return this.#write(() =>
+      this.#db
+        .transaction((): TurnRecord | undefined => {
+          const row = this.#sql.getTurn.get(turnId) as TurnRow | undefined;
+          if (row === undefined || (row.status !== 'accepted' && row.status !== 'running')) return undefined;
+          if (row.lease_id !== null) {
+            const lease = this.#sql.getLease.get(row.lease_id) as LeaseRow | undefined;
+            if (lease !== undefined && Number(lease.expires_at) > this.#clock()) return undefined;
+            // Removed with the ending, so that a holder whose clock runs late can never renew it.
+            this.#sql.deleteLease.run(row.lease_id);
+          }
+          const turn = toTurn(row);
+          const items = (this.#sql.turnItems.all(turn.threadId, 0, turnId) as ItemRow[]).map(toItem);
+          const ending = end(turn, items);
+          this.#appendItems(turnId, ending.items, ending.patch);
+          return this.#turnOrThrow(turnId);
+        })
+        .immediate(),
+    );
+  }
+
+  async enqueueMessage(input: EnqueueInput): Promise<EnqueueResult> {
+    const actorText = jsonText(input.actor, 'a queued message');
+    return this.#write(() =>
+      this.#db
+        .transaction((): EnqueueResult => {
+          const thread = this.#sql.getThread.get(input.threadId) as ThreadRow | undefined;
+          if (thread === undefined || thread.owner !== input.owner) throw notFound('thread', input.threadId);
+          const same = this.#sql.queuedByRequestKey.get(input.owner, input.requestKey) as QueuedRow | undefined;
+          if (same !== undefined) return { outcome: 'existing', message: toQueued(same), position: this.#position(same.id) };
+          const size = this.#sql.queueSize.get(input.threadId) as number;
+          if (size >= input.limit) return { outcome: 'full', size };
+          const now = this.#clock();
+          const id = input.id ?? this.#ids();
+          try {
+            this.#sql.insertQueued.run(id, input.threadId, input.owner, actorText, input.requestKey, input.text, input.language ?? null, input.threadId, now, now);
+          } catch (cause) {
+            throw new PlumbError('store_invalid_record', `A queued message with id '${id}' already exists.`, { cause });
+          }
+          return { outcome: 'queued', message: this.#queuedOrThrow(id), position: size + 1 };
+        })
+        .immediate(),
+    );
+  }
+
+  /** A queued message's place in its thread's queue, from 1. */
+  #position(id: string): number {
+    return this.#sql.queuePosition.get(id) as number;
+  }
+
+  #queuedOrThrow(id: string): QueuedMessage {
+    const row = this.#sql.getQueued.get(id) as QueuedRow | undefined;
+    if (row === undefined) throw notFound('queued message', id);
+    return toQueued(row);
+  }
+
+  async getQueued(id: string): Promise<QueuedMessage | undefined> {
+    this.#open();
+    const row = this.#sql.getQueued.get(id) as QueuedRow | undefined;
+    return Promise.resolve(row === undefined ? undefined : toQueued(row));
+  }
+
+  async listQueued(threadId: string): Promise<readonly QueuedMessage[]> {
+    this.#open();
+    return Promise.resolve((this.#sql.threadQueue.all(threadId) as QueuedRow[]).map(toQueued));
+  }
+
+  async editQueued(id: string, text: string, expectedText?: string): Promise<QueuedMessage | undefined> {
+    return this.#write(() => {
+      const changed = this.#sql.editQueued.run(text, this.#clock(), id, expectedText === undefined ? 1 : 0, expectedText ?? null).changes > 0;
+      return changed ? this.#queuedOrThrow(id) : undefined;
+    });
+  }
+
+  async steerQueued(id: string): Promise<QueuedMessage | undefined> {
+    return this.#write(() => (this.#sql.steerQueued.run(this.#clock(), id).changes > 0 ? this.#queuedOrThrow(id) : undefined));
+  }
+
+  async removeQueued(id: string): Promise<boolean> {
+    return this.#write(() => this.#sql.deleteQueued.run(id).changes > 0);
+  }
+
+  async takeQueued(id: string, turnId: string): Promise<ItemRecord | undefined> {
+    return this.#write(() =>
+      this.#db
+        .transaction((): ItemRecord | undefined => {
+          const row = this.#sql.getQueued.get(id) as QueuedRow | undefined;
+          if (row === undefined) return undefined;
+          this.#sql.deleteQueued.run(id);
+          return this.#appendItems(turnId, [{ kind: 'user_text', data: { text: row.text, queueId: id, steered: true } }], undefined)[0];
+        })
+        .immediate(),
+    );
+  }
+
+  async beginQueuedTurn(id: string, options: { readonly lease?: string } = {}): Promise<{ readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined> {
+    return this.#write(() =>
+      this.#db
+        .transaction(() => {
+          const row = this.#sql.getQueued.get(id) as QueuedRow | undefined;
+          if (row === undefined) return undefined;
+          const message = toQueued(row);
+          const begun = this.#beginTurn({ threadId: message.threadId, owner: message.owner, requestKey: message.requestKey, input: message.text, ...(options.lease === undefined ? {} : { lease: options.lease }) });
+          if (begun.outcome !== 'busy') this.#sql.deleteQueued.run(id);
+          return { message, begun };
+        })
+        .immediate(),
+    );
+  }
+
+  async queuedThreads(): Promise<readonly string[]> {
+    this.#open();
+    return Promise.resolve(this.#sql.queuedThreads.all() as string[]);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
@@ -546,6 +692,9 @@ function prepare(db: Database.Database, prefix: string) {
   const turns = `${prefix}turns`;
   const items = `${prefix}items`;
   const confirmations = `${prefix}confirmations`;
+  const leases = `${prefix}leases`;
+  const queue = `${prefix}queue`;
+  const leasePatch = 'lease_id = CASE WHEN ? = 1 THEN ? ELSE lease_id END';
   return {
     insertThread: db.prepare(
       `INSERT INTO ${threads} (id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at) VALUES (?, ?, ?, NULL, NULL, NULL, ?, ?)`,
@@ -569,7 +718,7 @@ function prepare(db: Database.Database, prefix: string) {
     deleteTurns: db.prepare(`DELETE FROM ${turns} WHERE id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
     deleteConfirmations: db.prepare(`DELETE FROM ${confirmations} WHERE turn_id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?)`),
     insertTurn: db.prepare(
-      `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, created_at, updated_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?, NULL)`,
+      `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, lease_id, created_at, updated_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?, ?, NULL)`,
     ),
     getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
     appendTarget: db.prepare(`SELECT thread_id, status, (SELECT MAX(ordinal) FROM ${items} WHERE thread_id = t.thread_id) AS last FROM ${turns} AS t WHERE id = ?`),
@@ -577,19 +726,19 @@ function prepare(db: Database.Database, prefix: string) {
     patchTurnEnded: db.prepare(
       `UPDATE ${turns} SET status = ?, ended_at = ?,
         failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
-        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END, ${leasePatch},
         input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
     ),
     patchTurnStatus: db.prepare(
       `UPDATE ${turns} SET status = ?,
         failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
-        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END, ${leasePatch},
         input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
     ),
     patchTurn: db.prepare(
       `UPDATE ${turns} SET
         failure_code = CASE WHEN ? = 1 THEN ? ELSE failure_code END,
-        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END,
+        failure_message = CASE WHEN ? = 1 THEN ? ELSE failure_message END, ${leasePatch},
         input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`,
     ),
     turnByRequestKey: db.prepare(`SELECT * FROM ${turns} WHERE owner = ? AND request_key = ?`),
@@ -614,75 +763,40 @@ function prepare(db: Database.Database, prefix: string) {
     resolveConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status <> 'resolved'`,
     ),
+    insertLease: db.prepare(`INSERT INTO ${leases} (id, holder, acquired_at, heartbeat_at, expires_at) VALUES (?, ?, ?, ?, ?)`),
+    getLease: db.prepare(`SELECT * FROM ${leases} WHERE id = ?`),
+    renewLease: db.prepare(`UPDATE ${leases} SET heartbeat_at = ?, expires_at = ? WHERE id = ? AND expires_at > ? RETURNING *`),
+    deleteLease: db.prepare(`DELETE FROM ${leases} WHERE id = ?`),
+    // Active turns come from the small partial index (its condition repeated verbatim).
+    orphanedTurns: db.prepare(
+      `SELECT ${turns}.* FROM ${turns} LEFT JOIN ${leases} ON ${leases}.id = ${turns}.lease_id
+        WHERE ${activeCondition} AND ${turns}.status IN ('accepted', 'running') AND (${leases}.id IS NULL OR ${leases}.expires_at <= ?)
+        ORDER BY ${turns}.created_at, ${turns}.id`,
+    ),
+    insertQueued: db.prepare(
+      `INSERT INTO ${queue} (id, thread_id, owner, actor, request_key, text, language, steer, seq, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, 0, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${queue} WHERE thread_id = ?), ?, ?)`,
+    ),
+    getQueued: db.prepare(`SELECT * FROM ${queue} WHERE id = ?`),
+    queuedByRequestKey: db.prepare(`SELECT * FROM ${queue} WHERE owner = ? AND request_key = ?`),
+    queueSize: db.prepare(`SELECT COUNT(*) FROM ${queue} WHERE thread_id = ?`).pluck(),
+    queuePosition: db
+      .prepare(`SELECT COUNT(*) FROM ${queue} AS q, ${queue} AS me WHERE me.id = ? AND q.thread_id = me.thread_id AND (q.seq < me.seq OR (q.seq = me.seq AND q.id <= me.id))`)
+      .pluck(),
+    threadQueue: db.prepare(`SELECT * FROM ${queue} WHERE thread_id = ? ORDER BY seq, id`),
+    editQueued: db.prepare(`UPDATE ${queue} SET text = ?, updated_at = ? WHERE id = ? AND (? = 1 OR text = ?)`),
+    // Sent now: to the head (one before the thread's first), marked to join the running turn.
+    steerQueued: db.prepare(
+      `UPDATE ${queue} SET steer = 1, updated_at = ?,
+        seq = CASE WHEN seq = (SELECT MIN(seq) FROM ${queue} AS q WHERE q.thread_id = ${queue}.thread_id) THEN seq
+          ELSE (SELECT MIN(seq) FROM ${queue} AS q WHERE q.thread_id = ${queue}.thread_id) - 1 END
+        WHERE id = ?`,
+    ),
+    deleteQueued: db.prepare(`DELETE FROM ${queue} WHERE id = ?`),
+    deleteThreadQueue: db.prepare(`DELETE FROM ${queue} WHERE thread_id = ?`),
+    queuedThreads: db.prepare(`SELECT DISTINCT thread_id FROM ${queue} ORDER BY thread_id`).pluck(),
     deleteResolvedConfirmations: db.prepare(
       `DELETE FROM ${confirmations} WHERE id IN (SELECT id FROM ${confirmations} WHERE status = 'resolved' AND resolved_at < ? ORDER BY resolved_at, id LIMIT ?)`,
     ),
   };
-}
-
-function toThread(row: ThreadRow): ThreadRecord {
-  return Object.freeze({
-    id: row.id,
-    owner: row.owner,
-    title: row.title,
-    summary: row.summary,
-    summaryThroughItemId: row.summary_through_item_id,
-    routerSession: row.router_session,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  });
-}
-
-function toTurn(row: TurnRow): TurnRecord {
-  return Object.freeze({
-    id: row.id,
-    threadId: row.thread_id,
-    owner: row.owner,
-    requestKey: row.request_key,
-    input: row.input,
-    status: row.status as TurnStatus,
-    failureCode: row.failure_code,
-    failureMessage: row.failure_message,
-    usage: Object.freeze({ inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) }),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  });
-}
-
-function toItem(row: ItemRow): ItemRecord {
-  if (!isItemKind(row.kind)) throw new PlumbError('store_invalid_record', `Stored item '${row.id}' has unknown kind '${row.kind}'.`);
-  return Object.freeze({
-    id: row.id,
-    threadId: row.thread_id,
-    turnId: row.turn_id,
-    ordinal: Number(row.ordinal),
-    kind: row.kind,
-    data: JSON.parse(row.data) as JsonValue,
-    createdAt: Number(row.created_at),
-  });
-}
-
-function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
-  return Object.freeze({
-    id: row.id,
-    threadId: row.thread_id,
-    turnId: row.turn_id,
-    owner: row.owner,
-    actor: JSON.parse(row.actor) as JsonValue,
-    callId: row.call_id,
-    tool: row.tool,
-    arguments: JSON.parse(row.arguments) as JsonValue,
-    digest: row.digest,
-    status: row.status as ConfirmationStatus,
-    createdAt: Number(row.created_at),
-    expiresAt: Number(row.expires_at),
-    resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
-    resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as JsonValue),
-  });
-}
-
-function definedOnly<T extends object>(patch: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
-  return out;
 }

@@ -21,8 +21,19 @@ export const itemKinds = [
   'error',
   'summary',
   'retry_marker',
+  'question',
+  'answer',
+  'text_draft',
 ] as const;
 export type ItemKind = (typeof itemKinds)[number];
+
+/**
+ * Where a thread's title came from when it is not the one given at its creation (the first
+ * message's words, or none): `generated` by the engine from the first completed turn (without a
+ * model), or `person` (a rename). A generated title never replaces a person's.
+ */
+export const titleSources = ['generated', 'person'] as const;
+export type TitleSource = (typeof titleSources)[number];
 
 export interface TokenUsage {
   readonly inputTokens: number;
@@ -39,6 +50,10 @@ export interface ThreadRecord {
   readonly summaryThroughItemId: string | null;
   /** Free JSON text kept for the router's carried session (a later issue). */
   readonly routerSession: string | null;
+  /** Null: the title given when the thread was created (or none). */
+  readonly titleSource: TitleSource | null;
+  /** A fork's origin: the thread and the message it was forked from; null for any other thread. */
+  readonly forkedFrom: { readonly threadId: string; readonly itemId: string } | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -53,8 +68,31 @@ export interface TurnRecord {
   readonly failureCode: string | null;
   readonly failureMessage: string | null;
   readonly usage: TokenUsage;
+  /**
+   * The engine lease that runs the turn: set when the turn begins and when an engine resumes it
+   * (a confirmation, an expiry, a retry); null when none does. Recovery ends an active turn only
+   * once this lease has lapsed (docs/store.md, "Leases").
+   */
+  readonly lease: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+}
+
+/** An engine's claim to the turns it runs, kept alive by its heartbeat. */
+export interface LeaseRecord {
+  readonly id: string;
+  /** Who holds it, for people reading the journal (`host:pid`). */
+  readonly holder: string;
+  readonly acquiredAt: number;
+  readonly heartbeatAt: number;
+  /** At and after this time (the store's clock) the lease has lapsed and its turns are orphaned. */
+  readonly expiresAt: number;
+}
+
+/** How `endOrphanedTurn` ends a turn: the items to append and the turn's change, in one transaction. */
+export interface OrphanEnding {
+  readonly items: readonly NewItem[];
+  readonly patch: TurnPatch;
 }
 
 export interface ItemRecord {
@@ -102,6 +140,45 @@ export type NewConfirmation = Omit<ConfirmationRecord, 'status' | 'resolvedAt' |
   readonly createdAt?: number;
 };
 
+/**
+ * A message sent while its thread was busy (a turn running, or waiting on a person), kept in the
+ * thread's queue until it runs as a turn of its own, joins the running turn (`steer`), or is
+ * removed. Ordered by position (1 first); `steer` marks a message sent now, which moves to the head.
+ */
+export interface QueuedMessage {
+  readonly id: string;
+  readonly threadId: string;
+  readonly owner: string;
+  /** The sending actor as JSON: the turn it becomes runs as this actor, whoever starts it. */
+  readonly actor: JsonValue;
+  /** The request key of the turn it becomes (a resend with the same key finds it, queued or begun). */
+  readonly requestKey: string;
+  readonly text: string;
+  /** The language the person chose for it, or null. */
+  readonly language: string | null;
+  /** Sent now: it joins the running turn at its next model round, or runs next. */
+  readonly steer: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface EnqueueInput {
+  readonly threadId: string;
+  readonly owner: string;
+  readonly actor: JsonValue;
+  readonly requestKey: string;
+  readonly text: string;
+  readonly language?: string | null;
+  /** At most this many messages in the thread's queue; one more answers `full`. */
+  readonly limit: number;
+  readonly id?: string;
+}
+
+/** `position` counts from 1 at the head of the queue. */
+export type EnqueueResult =
+  | { readonly outcome: 'queued' | 'existing'; readonly message: QueuedMessage; readonly position: number }
+  | { readonly outcome: 'full'; readonly size: number };
+
 /** `thread` is the thread the turn was begun on (the owner's latest, or the one just created). */
 export type BeginTurnResult =
   | { readonly outcome: 'created'; readonly thread: ThreadRecord; readonly turn: TurnRecord; readonly userItem: ItemRecord }
@@ -121,6 +198,8 @@ export type BeginTurnInput = (
   readonly requestKey: string;
   readonly input: string;
   readonly turnId?: string;
+  /** The lease of the engine that will run the turn (`TurnRecord.lease`). */
+  readonly lease?: string;
 };
 
 export type ClaimResult =
@@ -136,6 +215,8 @@ export interface TurnPatch {
   readonly failureMessage?: string | null;
   /** Added to the turn's usage (not replacing it). */
   readonly addUsage?: TokenUsage;
+  /** The lease of the engine that runs the turn from now on (an engine resuming it takes it over). */
+  readonly lease?: string | null;
 }
 
 export interface ThreadPatch {
@@ -149,6 +230,60 @@ export interface ListItemsOptions {
   readonly turnId?: string;
   /** Only items with an ordinal greater than this. */
   readonly afterOrdinal?: number;
+}
+
+/** Where a page of an owner's threads goes on: after this thread, in the list's order (most recently updated first). */
+export interface ThreadCursor {
+  readonly updatedAt: number;
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+export interface ThreadPageOptions {
+  /** At most this many threads. */
+  readonly limit: number;
+  /** The threads after this one (the previous page's `next`); absent: from the most recent. */
+  readonly after?: ThreadCursor;
+  /**
+   * Only threads whose title, or the text of one of their messages (`user_text`, `assistant_text`),
+   * contains this text, ignoring case.
+   */
+  readonly search?: string;
+}
+
+export interface ThreadPage {
+  readonly threads: readonly ThreadRecord[];
+  /** The cursor of the next page; null when this one is the last. */
+  readonly next: ThreadCursor | null;
+}
+
+/**
+ * A page of a thread's items, in ordinal order. With `after` (0 for the start), the items after it
+ * (and before `before`, if given); with `before` alone, the newest items before it. At most `limit`
+ * items and `maxBytes` of item data (its JSON text, UTF-8) — but always one item at least, however
+ * large, so that paging never stalls.
+ */
+export interface ItemPageOptions {
+  readonly after?: number;
+  readonly before?: number;
+  readonly limit: number;
+  readonly maxBytes: number;
+}
+
+export interface ItemPage {
+  readonly items: readonly ItemRecord[];
+  /** More items lie beyond this page in the direction it was read (newer after `after`, older before `before`). */
+  readonly more: boolean;
+}
+
+/** A new thread of the same owner holding copies of a thread's items up to `throughOrdinal`. */
+export interface ForkThreadInput {
+  readonly threadId: string;
+  readonly throughOrdinal: number;
+  /** The message the fork starts from, recorded as `forkedFrom.itemId`. */
+  readonly fromItemId: string;
+  /** Default: the thread's title. */
+  readonly title?: string | null;
 }
 
 export interface RetentionOptions {
@@ -172,6 +307,28 @@ export interface Store {
   updateThread(id: string, patch: ThreadPatch): Promise<ThreadRecord>;
   /** Deletes the thread with its turns, items and confirmations; false when it did not exist. */
   deleteThread(id: string): Promise<boolean>;
+  /**
+   * A page of the owner's threads, most recently updated first (as `listThreads`), optionally only
+   * those whose title or messages contain `search`.
+   */
+  pageThreads(owner: string, options: ThreadPageOptions): Promise<ThreadPage>;
+  /**
+   * Sets the title and where it came from, without moving `updatedAt` (a rename does not make a
+   * thread the owner's latest). With `onlyIf`, only when the current source is one of those (so
+   * that a generated title never replaces a person's); undefined when it was not set, or the thread
+   * does not exist.
+   */
+  setThreadTitle(id: string, title: string | null, source: TitleSource | null, options?: { readonly onlyIf?: readonly (TitleSource | null)[] }): Promise<ThreadRecord | undefined>;
+  /**
+   * Forks a thread, in one transaction: a new thread of the same owner (its `updatedAt` now, so it
+   * is the owner's latest) holding copies of the items up to `throughOrdinal`, with the same ids,
+   * ordinals, kinds and data, each under a new turn that copies its original: the same input and
+   * status when all of its items were copied and it had ended, otherwise `completed` at the cut.
+   * The summary comes along when the item it covers through was copied; the router session does
+   * not. `throughOrdinal` 0 makes an empty fork. `store_not_found` when the thread does not exist
+   * or has no item at `throughOrdinal`.
+   */
+  forkThread(input: ForkThreadInput): Promise<ThreadRecord>;
 
   /**
    * Accepts a turn, atomically: the same owner and `requestKey` give back the existing turn;
@@ -205,6 +362,10 @@ export interface Store {
    */
   stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems>;
   listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
+  /** A bounded page of the thread's items (`ItemPageOptions`); an unknown thread has none. */
+  pageItems(threadId: string, options: ItemPageOptions): Promise<ItemPage>;
+  /** The ordinal of the thread's last item: 0 when it has none (or does not exist). */
+  lastOrdinal(threadId: string): Promise<number>;
 
   createConfirmation(input: NewConfirmation): Promise<ConfirmationRecord>;
   getConfirmation(id: string): Promise<ConfirmationRecord | undefined>;
@@ -233,6 +394,58 @@ export interface Store {
    * Pending and claimed ones are never deleted.
    */
   deleteConfirmationsResolvedBefore(cutoff: number, options?: RetentionOptions): Promise<number>;
+
+  /**
+   * Leases (docs/store.md, "Leases"): an engine holds one while it runs turns, renewing it before
+   * `expiresAt`. `acquireLease` creates it (an id already taken is `store_invalid_record`);
+   * `renewLease` moves `expiresAt` to `now + ttlMs` only while the lease has not lapsed and was not
+   * taken away, else answers undefined (the lease is lost for good: acquire another);
+   * `releaseLease` drops it, so that its active turns are orphaned at once. Times are the store's clock.
+   */
+  acquireLease(input: { readonly id: string; readonly holder: string; readonly ttlMs: number }): Promise<LeaseRecord>;
+  renewLease(id: string, ttlMs: number): Promise<LeaseRecord | undefined>;
+  releaseLease(id: string): Promise<boolean>;
+  getLease(id: string): Promise<LeaseRecord | undefined>;
+  /** `accepted` and `running` turns whose lease is missing, released or lapsed: nobody runs them. Oldest first. */
+  orphanedTurns(): Promise<readonly TurnRecord[]>;
+  /**
+   * Ends an orphaned turn, atomically: in one transaction, checks that the turn is still `accepted`
+   * or `running` and its lease still missing or lapsed, removes that lease (so that its holder can
+   * never renew it), reads the turn's items, and appends what `end(turn, items)` returns with its
+   * patch. Undefined, with nothing written and `end` not called, when the turn is not orphaned
+   * (any more): a live engine's turn is never ended. `end` must be synchronous and pure.
+   */
+  endOrphanedTurn(turnId: string, end: (turn: TurnRecord, turnItems: readonly ItemRecord[]) => OrphanEnding): Promise<TurnRecord | undefined>;
+
+  /**
+   * The thread queue (docs/store.md, "Queue"): messages sent while a thread was busy, in order.
+   * `enqueueMessage` adds one at the tail, atomically bounded by `limit`; the same owner and
+   * request key give back the message already queued (`existing`). `editQueued` replaces the text
+   * (only while it is `expectedText`, when given); `steerQueued` marks it sent now and moves it to
+   * the head; each answers undefined once the message is gone (run, joined or removed).
+   */
+  enqueueMessage(input: EnqueueInput): Promise<EnqueueResult>;
+  getQueued(id: string): Promise<QueuedMessage | undefined>;
+  /** The thread's queue, head first. */
+  listQueued(threadId: string): Promise<readonly QueuedMessage[]>;
+  editQueued(id: string, text: string, expectedText?: string): Promise<QueuedMessage | undefined>;
+  steerQueued(id: string): Promise<QueuedMessage | undefined>;
+  /** Removes a queued message; false when it was gone already. */
+  removeQueued(id: string): Promise<boolean>;
+  /**
+   * A queued message joins a running turn, atomically: in one transaction the message leaves the
+   * queue and its `user_text` item (`data: { text, queueId, steered: true }`) is appended to the
+   * turn. Undefined, with nothing written, when the message is gone.
+   */
+  takeQueued(id: string, turnId: string): Promise<ItemRecord | undefined>;
+  /**
+   * A queued message becomes its thread's next turn, atomically: in one transaction `beginTurn` in
+   * its thread with its owner, request key and text; on `created` (or `existing`: a turn with its
+   * key was begun already) it leaves the queue, on `busy` it stays. Undefined when it is gone.
+   */
+  beginQueuedTurn(id: string, options?: { readonly lease?: string }): Promise<{ readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined>;
+  /** Threads whose queue holds a message (a starting engine runs what nobody runs). */
+  queuedThreads(): Promise<readonly string[]>;
 
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;
