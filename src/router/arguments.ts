@@ -1,4 +1,5 @@
 /** Filling a tool's arguments from one clause of a turn: context, dates, cues, enums, then types. */
+import { Decimal } from 'decimal.js';
 import type { JsonValue } from '../core/index.js';
 import type { HostClock } from './clock.js';
 import { formatDate, formatDateTime } from './clock.js';
@@ -9,6 +10,8 @@ import { contextKey, destinationKinds } from './rulebook.js';
 import { fold, stem, tokenize } from './text.js';
 import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
+import type { ProperName } from './leftovers.js';
+import { properNames } from './leftovers.js';
 
 export interface Filled {
   readonly args: Record<string, JsonValue>;
@@ -80,7 +83,12 @@ export function isFreeText(p: CompiledParameter): boolean {
   return p.info.type === 'string' && p.pattern === null && p.info.format === null && p.info.enumValues === null && !looksLikeIdentifier(p.info.name);
 }
 
-function looksLikeIdentifier(name: string): boolean {
+/** A parameter that names one row by its number: an id, a code, or digits only by its pattern. */
+function identifies(p: CompiledParameter): boolean {
+  return (p.info.type === 'string' || p.info.type === 'integer') && (looksLikeIdentifier(p.info.name) || p.pattern?.source === '^[0-9]+$');
+}
+
+export function looksLikeIdentifier(name: string): boolean {
   return /(?:^|_|[a-z])(?:id|Id|ID|code|number|num|no|zip)$/.test(name);
 }
 
@@ -113,11 +121,13 @@ export function fits(p: CompiledParameter, value: TurnValue, tool: string, ruleb
   }
   if (kinds.length > 0 || p.info.format === 'email' || p.info.format === 'uri' || isDateParameter(p)) return false;
   if (p.info.enumValues !== null) return p.info.enumValues.includes(value.value);
+  // A percentage goes where the description says how: as the figure or as a fraction; else nowhere.
+  if (value.percent === true && percentForm(p) === null) return false;
   switch (p.info.type) {
     case 'integer':
-      return value.kind === 'integer';
+      return value.kind === 'integer' || value.kind === 'spelled';
     case 'number':
-      return value.kind === 'integer' || value.kind === 'decimal';
+      return value.kind === 'integer' || value.kind === 'decimal' || value.kind === 'spelled';
     case 'string':
       if (value.kind === 'quoted') return isFreeText(p);
       if (p.pattern !== null) return p.pattern.test(value.value);
@@ -132,8 +142,22 @@ function hasOtherDestinationRule(rulebook: Rulebook, parameter: string): boolean
 }
 
 export function convert(p: CompiledParameter, value: TurnValue): JsonValue {
-  if (p.info.type === 'integer' || p.info.type === 'number') return Number(value.value);
+  if (p.info.type === 'integer' || p.info.type === 'number') {
+    if (value.percent === true && percentForm(p) === 'fraction') return new Decimal(value.value).div(100).toNumber();
+    return Number(value.value);
+  }
   return value.value;
+}
+
+/**
+ * How a parameter takes a percentage ("6%"), by its description: as a fraction (0.06) where it says
+ * decimal or fraction, as the figure (6) where it says percent; null where it says neither.
+ */
+export function percentForm(p: CompiledParameter): 'fraction' | 'figure' | null {
+  const description = (p.info.schema.description ?? '').toLowerCase();
+  if (/decimal|fraction|proportion|between 0 and 1|0 to 1|0\.0\d|e\.g\.,? 0\.\d/.test(description)) return 'fraction';
+  if (/percent|percentage|%/.test(description)) return 'figure';
+  return null;
 }
 
 /** Fills what the clause gives; what stays empty is the caller's to ask for. */
@@ -288,7 +312,9 @@ export function fillArguments(
   for (const p of tool.parameters) {
     if (!open(p) || p.values.size === 0) continue;
     const found = new Set(p.valueSet.all(clause.folded).map((m) => p.values.get(m.phrase) ?? m.phrase));
-    if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
+    // An array of enum items takes every value the clause names, in the order named ("strength and weakness traits").
+    if (p.info.type === 'array' && found.size > 0) set(p, [...found], 'turn', `A2 value ${p.info.name}`);
+    else if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
   }
 
   // A route: "from New York to Los Angeles", "between X and Y", "de São Paulo para Curitiba" fill a start and an end place.
@@ -337,7 +363,8 @@ export function fillArguments(
     const text = clause.turn.slice(clause.start, clause.end);
     const names = new Set<string>();
     for (const m of text.matchAll(PLACE)) {
-      const name = (m[1] ?? '').replace(/^["'“]|["'”]$/g, '').trim();
+      // A sentence's full stop is no part of the place ("in New York."), an abbreviation's is ("D.C.").
+      const name = (m[1] ?? '').replace(/^["'“]|["'”]$/g, '').trim().replace(/(\p{L}{2,})\.$/u, '$1');
       // "in German history": a name before a noun describes the noun, and is no place.
       const next = /^\s+([\p{Ll}]+)/u.exec(text.slice(m.index + m[0].length))?.[1];
       if (next !== undefined && !lang.stopwords.has(fold(next)) && !FREE_TEXT_STOP.test(` ${fold(next)}`)) {
@@ -355,9 +382,13 @@ export function fillArguments(
   // By type: a parameter takes a value when that value is the only one that fits it and fits nothing else open.
   for (let changed = true; changed; ) {
     changed = false;
-    const free = inClause.filter((v) => !filled.claimed.has(v));
+    // A number in words is taken only next to its unit or cue ("three days"), never as the one number of its type.
+    const free = inClause.filter((v) => !filled.claimed.has(v) && v.kind !== 'spelled');
     const openParams = tool.parameters.filter((p) => open(p));
     for (const p of openParams) {
+      // An identity ("order 4411") is taken only after its cue: a number alone may be a bound or a
+      // count ("orders over 100", "the 3 largest orders"), and its type says nothing of which.
+      if (identifies(p)) continue;
       const candidates = free.filter((v) => fits(p, v, name, rulebook));
       if (candidates.length !== 1) continue;
       const value = candidates[0] as TurnValue;
@@ -368,5 +399,39 @@ export function fillArguments(
       break;
     }
   }
+  // A name: the one open free-text parameter takes the clause's one proper name no other argument took
+  // ("news about Cristiano Ronaldo"); two names, or two such parameters, and neither is guessed. A name
+  // after "in", "at" or "near" is a place, and only a place parameter takes it.
+  const texts = tool.parameters.filter((p) => open(p) && isFreeText(p));
+  if (texts.length === 1) {
+    const p = texts[0] as CompiledParameter;
+    const covered = inClause.map((v) => [v.start - clause.start, v.end - clause.start] as const).concat(clause.dates.map((d) => [d.start - clause.start, d.end - clause.start] as const));
+    const typed = clause.turn.slice(clause.start, clause.end);
+    const names = properNames(lang, tool, typed, filled.args, covered);
+    const only = names.length === 1 ? (names[0] as ProperName) : null;
+    const isPlace = p.info.words.some((w) => PLACE_WORDS.has(w));
+    const afterPlaceWord = only !== null && /(?:^|\s)(?:in|at|near|em|no|na|perto de)\s+$/i.test(typed.slice(0, only.start));
+    if (only !== null && (isPlace || !afterPlaceWord)) set(p, only.text, 'turn', `A2 name ${p.info.name}`);
+  }
+
+  // A place the description asks for with its state or country ("in the format of 'City, State'"):
+  // a bare city is not what the tool takes, so the parameter stays open rather than half filled.
+  for (const p of tool.parameters) {
+    const value = filled.args[p.info.name];
+    if (typeof value !== 'string' || !qualifiedPlace(p) || /,\s*\S/.test(value)) continue;
+    delete filled.args[p.info.name];
+    delete filled.sources[p.info.name];
+    filled.rules.push(`A9 format ${p.info.name}`);
+  }
   return filled;
+}
+
+const QUALIFIED_WORDS = /city,\s*(?:state|country|province)|city and (?:state|country)|state,\s*country|format of ['"][^'"]+,\s*[^'"]+['"]/;
+const QUALIFIED_EXAMPLE = /\b(?:e\.g\.|such as|like|for example)[:,]?\s*['"]?(?:\p{Lu}[\p{L}.]*\s?)+,\s*\p{Lu}[\p{L}]+/u;
+
+/** Whether a free-text parameter's description asks for a place with its state or country ("City, State"). */
+export function qualifiedPlace(p: CompiledParameter): boolean {
+  const description = p.info.schema.description ?? '';
+  const place = p.info.words.some((w) => PLACE_WORDS.has(w) || ['loc', 'destination', 'origin', 'address', 'state'].includes(w)) || /\b(?:city|location|place|town)\b/i.test(description);
+  return p.info.type === 'string' && place && (QUALIFIED_WORDS.test(description.toLowerCase()) || QUALIFIED_EXAMPLE.test(description));
 }

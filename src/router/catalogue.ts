@@ -12,6 +12,8 @@ export interface ParameterInfo {
   readonly required: boolean;
   readonly words: readonly string[];
   readonly enumValues: readonly string[] | null;
+  /** For an array parameter: the values its items may take, where the schema lists them. */
+  readonly itemEnum: readonly string[] | null;
 }
 
 export interface ToolInfo {
@@ -88,6 +90,7 @@ function checkReadParts(entry: CatalogueEntry, where: string): void {
     if (typeof lookup.manager !== 'string' || lookup.manager.length === 0 || typeof lookup.field !== 'string' || lookup.field.length === 0) bad(`has ${at} with no manager or field.`);
     if (!READ_FIELD_TYPES.includes(lookup.type)) bad(`has ${at} ('${String(lookup.key)}') with type '${String(lookup.type)}'. Types: ${READ_FIELD_TYPES.join(', ')}.`);
     if (!Array.isArray(lookup.through) || lookup.through.some((t) => typeof t !== 'string' || t.length === 0)) bad(`has ${at} ('${String(lookup.key)}') whose through is not a list of relation names.`);
+    if (lookup.nullable !== undefined && typeof lookup.nullable !== 'boolean') bad(`has ${at} ('${String(lookup.key)}') with nullable '${String(lookup.nullable)}': give true or false.`);
     if (lookup.through.length > 2) bad(`has ${at} ('${lookup.key}') walking ${lookup.through.length} relations; a lookup walks at most 2.`);
     const expected = [...lookup.through, lookup.field].join('__');
     if (lookup.key !== expected) bad(`has ${at} with key '${String(lookup.key)}', but its through and field make '${expected}'.`);
@@ -109,6 +112,7 @@ function indexTool(entry: CatalogueEntry): ToolInfo {
       required: required.has(name),
       words: identifierWords(name).map(stem),
       enumValues: Array.isArray(schema.enum) ? schema.enum.map((value) => String(value)) : null,
+      itemEnum: Array.isArray(schema.items?.enum) ? schema.items.enum.map((value) => String(value)) : null,
     };
   });
   const byName = new Map(parameters.map((p) => [p.name, p]));

@@ -4,8 +4,7 @@
  */
 import type { Catalogue, ParameterInfo, ToolInfo } from './catalogue.js';
 import { isPlannable } from './catalogue.js';
-import type { CompiledReads } from './data-read.js';
-import { compileReads } from './data-read.js';
+import type { CompiledDataReader, DataReader } from './data-reader.js';
 import type { DateGrammar } from './dates.js';
 import { compileDateGrammar } from './dates.js';
 import type { Rulebook } from './rulebook.js';
@@ -83,6 +82,8 @@ export interface CompiledLanguage {
   readonly toolsByName: ReadonlyMap<string, CompiledTool>;
   /** Trigger first words and name words → the tools they can select: a turn only scores the tools its words name. */
   readonly toolsByWord: ReadonlyMap<string, readonly CompiledTool[]>;
+  /** Name and description words → the tools they describe, for choosing a tool by its description (T5). */
+  readonly toolsByDescription: ReadonlyMap<string, readonly CompiledTool[]>;
   readonly readVerbs: PhraseSet;
   readonly writeVerbs: PhraseSet;
   readonly compute: PhraseSet;
@@ -90,18 +91,55 @@ export interface CompiledLanguage {
   readonly then: PhraseSet;
   readonly and: PhraseSet;
   readonly it: PhraseSet;
+  /** Openers of a follow-up of the previous read ("and", "what about", "e o"). */
+  readonly follow: PhraseSet;
   readonly availability: PhraseSet;
   readonly foreign: PhraseSet;
   readonly dates: DateGrammar;
   /** Every tool-name or trigger word: what a reply names when it picks a candidate. */
   readonly stopwords: ReadonlySet<string>;
-  /** The data-read pass's matchers; null when the catalogue has no read entries. */
-  readonly reads: CompiledReads | null;
+  /** The data reader the router was given, compiled for this language; null when none or it plans nothing here. */
+  readonly reads: CompiledDataReader | null;
 }
 
 const GENERIC_WORDS: ReadonlySet<string> = new Set(['name', 'type', 'value', 'data', 'info', 'detail', 'include', 'flag', 'option', 'format', 'mode', 'list', 'item', 'default', 'limit', 'page', 'size', 'count', 'code', 'text', 'string', 'number', 'time', 'date']);
 
 const OPERATIONS: readonly ComputeOperation[] = ['count', 'sum', 'average', 'minimum', 'maximum', 'difference', 'ratio', 'percentage'];
+
+/**
+ * An enum's values by their folded words, each also in the singular or plural of its last word
+ * ("historical record", "strength"). Values that differ only in case ("AA", "Aa", "aa") cannot be
+ * told apart by folded words: none of them is read.
+ */
+function enumWords(enumValues: readonly string[]): Map<string, string> {
+  const values = new Map<string, string>();
+  const folds = new Map<string, number>();
+  const folded = (value: string): string => foldPhrase(value.replace(/_/g, ' '));
+  for (const value of enumValues) folds.set(folded(value), (folds.get(folded(value)) ?? 0) + 1);
+  // A one-letter value ("A") is a word of every sentence: it is never read from the words.
+  for (const value of enumValues) if (folds.get(folded(value)) === 1 && folded(value).length > 1) values.set(folded(value), value);
+  for (const value of enumValues) {
+    if (folds.get(folded(value)) !== 1) continue;
+    const words = folded(value).split(' ');
+    const last = words.pop() ?? '';
+    const other = last.length <= 3 ? null : /(?:ss|x|sh|ch)es$/.test(last) ? last.slice(0, -2) : /s$/.test(last) && !/ss$/.test(last) ? last.slice(0, -1) : /(?:ss|x|sh|ch)$/.test(last) ? `${last}es` : `${last}s`;
+    const variant = other === null ? null : [...words, other].join(' ');
+    if (variant !== null && !values.has(variant)) values.set(variant, value);
+  }
+  return values;
+}
+
+function indexByDescription(tools: readonly CompiledTool[]): Map<string, CompiledTool[]> {
+  const index = new Map<string, CompiledTool[]>();
+  for (const tool of tools) {
+    for (const word of new Set([...tool.keyWords, ...tool.descriptionWords])) {
+      const list = index.get(word) ?? [];
+      list.push(tool);
+      index.set(word, list);
+    }
+  }
+  return index;
+}
 
 function indexByWord(tools: readonly CompiledTool[]): Map<string, CompiledTool[]> {
   const index = new Map<string, CompiledTool[]>();
@@ -115,18 +153,20 @@ function indexByWord(tools: readonly CompiledTool[]): Map<string, CompiledTool[]
   return index;
 }
 
-export function compileLanguage(language: Language, vocabulary: Vocabulary, catalogue: Catalogue, rulebook: Rulebook): CompiledLanguage {
+export function compileLanguage(language: Language, vocabulary: Vocabulary, catalogue: Catalogue, rulebook: Rulebook, dataReader?: DataReader): CompiledLanguage {
   void rulebook;
   const words = vocabulary.words[language];
   const tools: CompiledTool[] = [];
   for (const info of catalogue.tools.values()) {
     const toolWords = words.tools[info.name];
+    // A name word two parameters share ("value" of initial_value and final_value) is nobody's cue.
+    const uses = new Map<string, number>();
+    for (const p of info.parameters) for (const w of new Set(p.words)) uses.set(w, (uses.get(w) ?? 0) + 1);
     const parameters = info.parameters.map((p): CompiledParameter => {
       const entry = words.parameters[p.name] ?? words.parameters[`${info.name}.${p.name}`];
-      const ownCues = p.words.filter((w) => w.length > 2 && !['id', 'the'].includes(w));
+      const ownCues = p.words.filter((w) => w.length > 2 && !['id', 'the'].includes(w) && (uses.get(w) ?? 0) < 2);
       const cueWords = [...(entry?.cues ?? []), ...(entry === undefined || entry.cues.length === 0 ? [foldPhrase(p.name.replace(/[_.]/g, ' ')), ...ownCues] : [])];
-      const values = new Map<string, string>();
-      for (const value of p.enumValues ?? []) values.set(foldPhrase(value.replace(/_/g, ' ')), value);
+      const values = enumWords(p.enumValues ?? p.itemEnum ?? []);
       for (const [canonical, synonyms] of Object.entries(words.values[p.name] ?? {})) {
         values.set(foldPhrase(canonical), canonical);
         for (const synonym of synonyms) values.set(synonym, canonical);
@@ -139,7 +179,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
           pattern = null;
         }
       }
-      const mentions = p.words.filter((w) => w.length > 3 && !words.stopwords.has(w) && !info.nameWords.includes(w) && !GENERIC_WORDS.has(w));
+      const mentions = p.words.filter((w) => w.length > 2 && !words.stopwords.has(w) && !info.nameWords.includes(w) && !GENERIC_WORDS.has(w));
       const quoted = [...(p.schema.description ?? '').matchAll(/'([^'\n]{2,30})'|"([^"\n]{2,30})"/g)].map((m) => foldPhrase(m[1] ?? m[2] ?? ''));
       const examples = new PhraseSet(quoted.filter((q) => q.length > 2 && !words.stopwords.has(q)));
       return { info: p, cues: new PhraseSet(cueWords), ownCues: (entry?.cues.length ?? 0) > 0, mentions, examples, label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]) };
@@ -164,6 +204,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     tools: plannable,
     toolsByName: new Map(tools.map((t) => [t.info.name, t])),
     toolsByWord: indexByWord(plannable),
+    toolsByDescription: indexByDescription(plannable),
     readVerbs: new PhraseSet(words.readVerbs),
     writeVerbs: new PhraseSet(words.writeVerbs),
     compute: new PhraseSet([...computeKeys.keys()]),
@@ -171,10 +212,11 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     then: new PhraseSet(words.connectors['then'] ?? []),
     and: new PhraseSet(words.connectors['and'] ?? []),
     it: new PhraseSet(words.connectors['it'] ?? []),
+    follow: new PhraseSet(words.connectors['follow'] ?? []),
     availability: new PhraseSet(words.availability),
     foreign: new PhraseSet(words.foreign),
     dates: compileDateGrammar(language, words),
     stopwords: words.stopwords,
-    reads: compileReads(language, words, catalogue),
+    reads: dataReader?.compile({ language, words, catalogue }) ?? null,
   };
 }

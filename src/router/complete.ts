@@ -1,8 +1,8 @@
 /** Completing an asking plan: with a reply, or with values other calls returned. */
 import type { JsonValue } from '../core/index.js';
 import type { ClauseView } from './arguments.js';
-import { fillArguments, isFreeText } from './arguments.js';
-import type { CompiledTool } from './compile.js';
+import { convert, fillArguments, fits, isFreeText } from './arguments.js';
+import type { CompiledParameter, CompiledTool } from './compile.js';
 import { findDates } from './dates.js';
 import { readClock } from './clock.js';
 import type { Draft, ReadOptions } from './planner.js';
@@ -10,9 +10,9 @@ import { asAsk, finish, format, label, readTurn, sortKeys } from './planner.js';
 import type { RouterCore } from './router-core.js';
 import { fold, humanize, listWords, tokenize } from './text.js';
 import { selectTool } from './select.js';
-import { readData } from './data-read.js';
 import type { ArgumentSource, ChainLink, PlanItem, TurnPlan } from './types.js';
 import { findValues } from './values.js';
+import type { TurnValue } from './values.js';
 
 export function draftOf(item: PlanItem): Draft {
   return {
@@ -29,6 +29,7 @@ export function draftOf(item: PlanItem): Draft {
     supplied: { ...item.supplied },
     compute: item.compute === null ? null : { ...item.compute },
     severalOf: null,
+    ...(item.readAs === undefined ? {} : { readAs: item.readAs }),
   };
 }
 
@@ -77,7 +78,7 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   const other = selectTool(lang, unquoted, tokenize(unquoted), [], []).chosen;
   if (other !== null && other.trigger !== null && other.tool !== tool) return null;
   // So is a reply that is wholly a data question ("materials with density above 5").
-  if (lang.reads !== null && readData(lang.reads, plan.language, turn, folded) !== null) return null;
+  if (lang.reads !== null && unquoted.trim().length > 0 && lang.reads.read({ typed: turn, folded: unquoted, language: plan.language, dates: [], previous: [], now: null }) !== null) return null;
   const missing = new Set(step.selection.missing);
   const narrowed: CompiledTool = { ...tool, parameters: tool.parameters.filter((p) => missing.has(p.info.name)) };
   const clock = typeof options.context.now === 'string' ? readClock(options.context.now) : null;
@@ -92,6 +93,12 @@ export function readReply(core: RouterCore, plan: TurnPlan, turn: string, option
   const filled = fillArguments(narrowed, clause, lang, core.rulebook, options.context, clock);
   const values: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(filled.args)) if (missing.has(name)) values[name] = value;
+  // The reply to "which order id?" that is one number is that id: the question is its evidence.
+  if (Object.keys(values).length === 0 && narrowed.parameters.length === 1) {
+    const only = narrowed.parameters[0] as CompiledParameter;
+    const fitting = clause.values.filter((v) => fits(only, v, tool.info.name, core.rulebook));
+    if (fitting.length === 1) values[only.info.name] = convert(only, fitting[0] as TurnValue);
+  }
   if (Object.keys(values).length === 0 && narrowed.parameters.length === 1) {
     const only = narrowed.parameters[0];
     const answer = turn.trim().replace(/^["“'](.*)["”']$/s, '$1');

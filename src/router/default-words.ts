@@ -11,7 +11,10 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       read: ['show', 'get', 'list', 'find', 'look up', 'what', 'which', 'how many', 'check', 'see', 'fetch', 'display', 'give me', 'tell me', 'view', 'search', 'retrieve', 'am i', 'is there', 'are there', 'when'],
       write: ['create', 'add', 'make', 'send', 'charge', 'refund', 'delete', 'remove', 'update', 'change', 'set', 'cancel', 'book', 'schedule', 'email', 'post', 'pay'],
     },
-    connectors: { and: ['and', 'plus'], then: ['then', 'and then', 'after that', 'afterwards'], it: ['it', 'that', 'this one', 'them'] },
+    connectors: {
+      and: ['and', 'plus'], then: ['then', 'and then', 'after that', 'afterwards'], it: ['it', 'that', 'this one', 'them'],
+      follow: ['and', 'what about', 'how about', 'and what about', 'and how about', 'and for', 'same for', 'now'],
+    },
     compute: {
       count: ['how many', 'count', 'number of'],
       sum: ['sum', 'sum of', 'add up', 'altogether', 'combined'],
@@ -48,6 +51,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       and: 'and',
       rephrase: 'I could not read that. Say what to do and to what, for example: "{example}".',
       rephrase_when: 'I could not tell which list to look in for that time. Say it again naming what to list, for example: "{example}".',
+      rephrase_data: 'I could not read that. I can answer questions about {topics}; ask, for example: "{example}".',
+      rephrase_nothing: 'I could not read that, and this assistant has nothing it can read or do here.',
       unread_refused: 'This is not something I can read, and no model is set to take it.',
       confirm: '{tool} with {arguments}?',
       saga: ' It cannot be undone: the writes after it ({writes}) cannot reverse it.',
@@ -61,7 +66,10 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       read: ['mostre', 'mostra', 'mostrar', 'me mostre', 'me mostra', 'ver', 'veja', 'liste', 'lista', 'listar', 'busque', 'buscar', 'procure', 'qual', 'quais', 'quanto', 'quantos', 'quantas', 'consulte', 'consultar', 'traga', 'estou', 'tenho', 'quando', 'exiba', 'exibir', 'o que', 'como esta'],
       write: ['crie', 'criar', 'cria', 'adicione', 'adicionar', 'adiciona', 'envie', 'enviar', 'envia', 'mande', 'mandar', 'manda', 'cobre', 'cobrar', 'cobra', 'reembolse', 'reembolsar', 'estorne', 'estornar', 'apague', 'apagar', 'remova', 'remover', 'atualize', 'atualizar', 'altere', 'alterar', 'cancele', 'cancelar', 'agende', 'agendar', 'marque', 'marcar', 'faca', 'fazer'],
     },
-    connectors: { and: ['e', 'mais'], then: ['depois', 'e depois', 'em seguida', 'entao', 'e entao'], it: ['nele', 'nela', 'a ele', 'a ela', 'isso', 'nisso', 'dele', 'dela'] },
+    connectors: {
+      and: ['e', 'mais'], then: ['depois', 'e depois', 'em seguida', 'entao', 'e entao'], it: ['nele', 'nela', 'a ele', 'a ela', 'isso', 'nisso', 'dele', 'dela'],
+      follow: ['e', 'e o', 'e a', 'e os', 'e as', 'e quanto a', 'e quanto ao', 'e sobre', 'e do', 'e da', 'e para', 'agora'],
+    },
     compute: {
       count: ['quantos', 'quantas', 'contar', 'conte', 'numero de'],
       sum: ['soma', 'some', 'somar', 'ao todo', 'somados'],
@@ -103,6 +111,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
       and: 'e',
       rephrase: 'Não consegui entender. Diga o que fazer e com o quê, por exemplo: "{example}".',
       rephrase_when: 'Não sei em que lista procurar esse horário. Diga de novo o que listar, por exemplo: "{example}".',
+      rephrase_data: 'Não consegui entender. Posso responder perguntas sobre {topics}; pergunte, por exemplo: "{example}".',
+      rephrase_nothing: 'Não consegui entender, e este assistente não tem nada que possa ler ou fazer aqui.',
       unread_refused: 'Não consigo ler esse pedido, e nenhum modelo está configurado para recebê-lo.',
       confirm: '{tool} com {arguments}?',
       saga: ' Não pode ser desfeito: as escritas depois dele ({writes}) não o revertem.',

@@ -14,7 +14,7 @@ describe('docs/router.md', () => {
   });
 
   it('documents every rule id a plan can name', () => {
-    for (const id of ['T1', 'T2', 'D1', 'M1', 'Q1', 'Q2', 'Q3', 'A5', 'C1', 'S2', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6', 'compute off']) {
+    for (const id of ['T1', 'T2', 'T4', 'T5', 'D1', 'D2', 'D4', 'M1', 'Q1', 'Q2', 'Q3', 'A5', 'C1', 'S2', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6', 'U9', 'U10', 'compute off']) {
       expect(page).toContain(`| \`${id}\` |`);
     }
   });

@@ -5,7 +5,7 @@
 export { createRouter } from './router.js';
 export type { Router, RouterOptions, PlanOptions } from './router.js';
 export { sessionFromJSON, resultIdentity, SESSION_FORMAT, MAX_TURNS_KEPT, MAX_HISTORY, MAX_THUMBS, RUN_OUTCOMES } from './session.js';
-export type { RestoreOptions, Session, SessionOptions, SessionState, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
+export type { RestoreOptions, Session, SessionOptions, SessionState, SessionSummary, ToolCall, ToolCheck, CheckCode, RunOutcome, HistoryEntry, ReadTurnOptions } from './session.js';
 export type { ConfirmationToken } from './tokens.js';
 export { catalogueFromTools, isPlannable, loadCatalogue } from './catalogue.js';
 export type { Catalogue, ToolDefinitionLike } from './catalogue.js';
@@ -14,9 +14,15 @@ export type { Rulebook, RulebookInput, DestinationKind } from './rulebook.js';
 export { loadVocabulary, asLanguage } from './vocabulary.js';
 export { mergeVocabularies } from './vocabulary-merge.js';
 export type { Vocabulary } from './vocabulary.js';
-export type { DataWordsInput, VocabularyFile, VocabularyInput } from './vocabulary-types.js';
+export type { DataWordsInput, LanguageWords, VocabularyFile, VocabularyInput } from './vocabulary-types.js';
+export type { ClauseDate, CompiledDataReader, DataClause, DataOffer, DataReader, DataReaderInput, DataReading, DataStep, PreviousStep } from './data-reader.js';
+// The text helpers a data reader matches words with, the same way the router does.
+export { escapePhrase, PhraseSet } from './compile.js';
+export type { PhraseMatch } from './compile.js';
+export { fold, foldPhrase, humanize, identifierWords, listWords, stem, tokenize } from './text.js';
+export type { Token } from './text.js';
 export { runCompute } from './compute.js';
-export type { ComputeResult } from './compute.js';
+export type { ComputeResult, PickedRow } from './compute.js';
 export { checkArguments } from './schema-check.js';
 export { readDates } from './read-dates.js';
 export type { ReadDate } from './read-dates.js';
@@ -31,6 +37,7 @@ export type {
   CatalogueEntry,
   ChainLink,
   ComputeOperation,
+  ComputeSpec,
   Effect,
   Guidance,
   GuidanceNext,

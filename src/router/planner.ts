@@ -4,17 +4,20 @@ import type { ClauseView, Filled } from './arguments.js';
 import { fillArguments, isFreeText } from './arguments.js';
 import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
-import type { DataRead } from './data-read.js';
-import { readData } from './data-read.js';
-import { readClock } from './clock.js';
+import { formatDate, formatDateTime, readClock } from './clock.js';
+import type { ClauseDate, DataReading, PreviousStep } from './data-reader.js';
 import type { CompiledLanguage, CompiledTool } from './compile.js';
 import type { DateMention } from './dates.js';
 import { findDates } from './dates.js';
 import type { RouterCore } from './router-core.js';
+import { describedTool, filledWithEvidence } from './describe-select.js';
+import { hostFollowUp } from './host-follow-up.js';
+import { classValues, unplacedNames } from './leftovers.js';
 import type { Scored } from './select.js';
+import { setWithoutIdentity } from './sets.js';
 import { selectTool } from './select.js';
 import { fold, humanize, listWords, stem, tokenize } from './text.js';
-import type { ArgumentSource, ComputeOperation, Guidance, Language, OnUnread, PlanItem, RouterContext, SagaLink, StepKind, TurnPlan, ChainLink } from './types.js';
+import type { ArgumentSource, ComputeOperation, ComputeSpec, Guidance, Language, OnUnread, PlanItem, RouterContext, SagaLink, StepKind, TurnPlan, ChainLink } from './types.js';
 import type { TurnValue } from './values.js';
 import { findValues } from './values.js';
 
@@ -34,6 +37,8 @@ export interface ReadOptions {
   readonly index: number;
   /** Read the turn with this tool (a reply that picked one of two candidates). */
   readonly forceTool?: string;
+  /** The read steps of the session's last `run` plan, for a follow-up; none for a turn read on its own. */
+  readonly previous?: readonly PreviousStep[];
 }
 
 /** A step as it is built, before the plan is finished. */
@@ -49,8 +54,9 @@ export interface Draft {
   candidates: string[];
   question: string | null;
   supplied: Record<string, number>;
-  compute: { operation: ComputeOperation; field: string | null } | null;
+  compute: ComputeSpec | null;
   severalOf: { parameter: string; texts: readonly string[] } | null;
+  readAs?: Readonly<Record<string, string>>;
 }
 
 interface Clause {
@@ -70,13 +76,29 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   // A question about reasons ("why was order 4415 cancelled?") is no call's to answer: reading the
   // order would answer something else.
   if (REASON.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U7 reason')], options, []);
-  if (RANKING.test(folded)) return finish(core, lang, turn, [unreadDraft(turn, 'U8 ranking')], options, []);
 
   const dates = findDates(folded, lang.dates, clock);
   const values = findValues(turn, options.language, lang.words.channels, folded).filter(
-    (v) => (v.kind !== 'integer' && v.kind !== 'decimal') || !dates.some((d) => v.start < d.end && v.end > d.start),
+    (v) => (v.kind !== 'integer' && v.kind !== 'decimal' && v.kind !== 'spelled') || !dates.some((d) => v.start < d.end && v.end > d.start),
   );
   const clauses = splitClauses(lang, folded, whole);
+  const forced = options.forceTool === undefined ? undefined : lang.toolsByName.get(options.forceTool);
+  // The data reader first: a clause wholly about the app's rows is read as data.
+  const readings = clauses.map((clause) =>
+    forced === undefined && lang.reads !== null
+      ? lang.reads.read({
+          typed: turn.slice(clause.start, clause.end),
+          folded: folded.slice(clause.start, clause.end),
+          language: options.language,
+          dates: clauseDates(dates.filter((d) => d.start >= clause.start && d.end <= clause.end), clause, clock),
+          previous: options.previous ?? [],
+          now: clock === null ? null : (options.context.now ?? null),
+        })
+      : null,
+  );
+  // A ranking no data reading took ("the customer with the most orders") picks rows by rank, which no
+  // host tool does: reading the rows would answer something else.
+  if (RANKING.test(folded) && readings.some((r) => r === null)) return finish(core, lang, turn, [unreadDraft(turn, 'U8 ranking')], options, []);
   const drafts: Draft[] = [];
   const evidence: string[] = [];
   const claimed = new Set<TurnValue>();
@@ -92,13 +114,11 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     const cText = turn.slice(clause.start, clause.end);
     const cValues = values.filter((v) => v.start >= clause.start && v.end <= clause.end);
     const cDates = dates.filter((d) => d.start >= clause.start && d.end <= clause.end);
-    const forced = options.forceTool === undefined ? undefined : lang.toolsByName.get(options.forceTool);
-    // The data-read pass first: a clause wholly about one manager's rows is that manager's read.
-    const data = forced === undefined && lang.reads !== null ? readData(lang.reads, options.language, cText, cFolded) : null;
+    const data = readings[clauseIndex] ?? null;
     if (data !== null) {
       for (const v of cValues) claimed.add(v);
       dataClauses.push(clause);
-      pushDataRead(core, drafts, data, cText);
+      pushDataReading(core, drafts, data, cText);
       continue;
     }
     const selection = forced === undefined ? selectTool(lang, cFolded, tokenize(cFolded), cValues, cDates) : null;
@@ -141,6 +161,28 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
       }
     }
 
+    // T5: no tool named by its words, but one its description clearly points to, every required argument given with evidence.
+    if (tool === null && selection !== null && selection.close.length === 0) {
+      const described = describedTool(lang, tokenize(cFolded), selection.verbs);
+      if (described !== null) {
+        const trial = fillArguments(described.tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+        if (trial.several === null && filledWithEvidence(described.tool, trial)) {
+          tool = described.tool;
+          decidedBy = `T5 description ${described.shared.join(' ')}`;
+        }
+      }
+    }
+
+    // T4: "and 4412?" after "show me order 4411": the previous read's tool with the one value this clause gives.
+    if (tool === null && forced === undefined) {
+      const follow = hostFollowUp(lang, core.rulebook, cFolded, clause.start, cValues, options.previous ?? []);
+      if (follow !== null) {
+        claimed.add(follow.value);
+        drafts.push({ ...blankDraft('tool', cText, `T4 follow-up ${Object.keys(follow.args).find((k) => follow.sources[k] === 'turn') ?? ''}`), tool: follow.tool.info.name, args: follow.args, sources: follow.sources, candidates: [follow.tool.info.name] });
+        continue;
+      }
+    }
+
     if (tool === null) {
       const close = selection?.close ?? [];
       if (close.length > 1) {
@@ -157,11 +199,33 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     }
 
     const filled = fillArguments(tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+    const set = setWithoutIdentity(tool, cFolded, filled.args);
+    if (set !== null) {
+      drafts.push({ ...unreadDraft(cText, `U10 set ${set.info.name}`), candidates: [tool.info.name] });
+      continue;
+    }
     for (const v of filled.claimed) claimed.add(v);
+    // A colour, a unit or a language the clause says goes in the open parameter of that kind, or the turn is not read.
+    const kinds = classValues(tool, cFolded, cText, filled.args);
+    for (const { parameter, value } of kinds) {
+      if (value === null) continue;
+      filled.args[parameter.info.name] = value;
+      filled.sources[parameter.info.name] = 'turn';
+      filled.rules.push(`A3 kind ${parameter.info.name}`);
+    }
+    // Only a step that would run leaves a name out: an asking step's lookups may be made with it ("the project named Alpha").
+    const complete = tool.parameters.every((p) => !p.info.required || p.info.name in filled.args);
+    const names = complete ? unplacedNames(lang, tool, cText, filled.args, [...cValues, ...cDates].map((v) => [v.start - clause.start, v.end - clause.start] as const)) : [];
+    if (names.length > 0) {
+      drafts.push({ ...unreadDraft(cText, `U5 unplaced ${names.join(', ')}`), candidates: [tool.info.name] });
+      continue;
+    }
     // A date the clause names that no parameter of its tool took is as unplaced as a number.
     if (cDates.length > 0 && !filled.rules.some((r) => r.startsWith('A6 date'))) unplacedDates.push(...cDates.map((d) => turn.slice(d.start, d.end)));
     const stems = new Set(tokenize(cFolded).map((t) => stem(t.word)));
-    const unfilled = tool.parameters.filter((p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded)));
+    const unfilled = tool.parameters.filter(
+      (p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded) || kinds.some((k) => k.parameter === p)),
+    );
     if (unfilled.length > 0) {
       drafts.push({ ...unreadDraft(cText, `U6 unfilled ${unfilled.map((p) => p.info.name).join(', ')}`), candidates: [tool.info.name] });
       continue;
@@ -211,23 +275,46 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   return finish(core, lang, turn, drafts, options, evidence);
 }
 
-/** A data read, and for "how many" the count over it (declined where the host runs no calculations). */
-function pushDataRead(core: RouterCore, drafts: Draft[], data: DataRead, text: string): void {
-  const index = drafts.length;
-  const filters = data.filterKeys.length > 0;
-  drafts.push({
-    ...blankDraft('tool', text, `D1 read ${data.manager}${filters ? ` by ${data.filterKeys.join(', ')}` : ''}`),
-    tool: data.tool,
-    args: JSON.parse(JSON.stringify(data.arguments)) as Record<string, JsonValue>,
-    sources: filters ? { fields: 'turn', filters: 'turn' } : { fields: 'turn' },
-    candidates: [data.tool],
-  });
-  if (data.count === null) return;
-  if (!core.rulebook.compute) {
-    drafts.push(blankDraft('decline', data.count, `compute off: ${data.count} is a calculation, and this host runs none`));
-    return;
+/** The dates of a clause as a data reader sees them: offsets in the clause, periods in RFC 3339. */
+function clauseDates(dates: readonly DateMention[], clause: Clause, clock: HostClock | null): ClauseDate[] {
+  return dates.map((d) => ({
+    start: d.start - clause.start,
+    end: d.end - clause.start,
+    from: d.from === null || clock === null ? null : formatDateTime(d.from, clock),
+    to: d.to === null || clock === null ? null : formatDateTime(d.to, clock),
+    fromDay: d.from === null || clock === null ? null : formatDate(d.from),
+    toDay: d.to === null || clock === null ? null : formatDate(d.to),
+  }));
+}
+
+/**
+ * A data reader's steps as drafts: its reads, then its calculations over them (declined where the host
+ * runs no calculations), or an unread step where it knows the clause is about data it cannot read.
+ */
+function pushDataReading(core: RouterCore, drafts: Draft[], reading: DataReading, text: string): void {
+  const reads: number[] = [];
+  const readAs = reading.readAs !== undefined && Object.keys(reading.readAs).length > 0 ? { readAs: reading.readAs } : {};
+  for (const step of reading.steps) {
+    if (step.kind === 'tool') {
+      reads.push(drafts.length);
+      const sources: Record<string, ArgumentSource> = {};
+      for (const key of Object.keys(step.arguments)) sources[key] = step.sources?.[key] ?? 'turn';
+      drafts.push({
+        ...blankDraft('tool', text, step.decidedBy),
+        tool: step.tool,
+        args: JSON.parse(JSON.stringify(step.arguments)) as Record<string, JsonValue>,
+        sources,
+        candidates: [step.tool],
+        ...readAs,
+      });
+    } else if (step.kind === 'unread') {
+      drafts.push(unreadDraft(text, step.decidedBy));
+    } else if (!core.rulebook.compute) {
+      drafts.push(blankDraft('decline', step.text, `compute off: ${step.text} is a calculation, and this host runs none`));
+    } else {
+      drafts.push({ ...blankDraft('compute', step.text, step.decidedBy), dependsOn: [...reads], compute: { ...step.compute } });
+    }
   }
-  drafts.push({ ...blankDraft('compute', data.count, 'C1 count'), dependsOn: [index], compute: { operation: 'count', field: null } });
 }
 
 function pushToolSteps(core: RouterCore, lang: CompiledLanguage, drafts: Draft[], tool: CompiledTool, filled: Filled, text: string, decidedBy: string, refersBack: boolean): void {
@@ -252,18 +339,25 @@ function pushToolSteps(core: RouterCore, lang: CompiledLanguage, drafts: Draft[]
       if (!dependsOn.includes(maker)) dependsOn.push(maker);
     }
   }
-  // A value an earlier clause of the same turn gave (`charge order 4411 … then send the receipt`) carries over.
+  // A value an earlier clause of the same turn gave (`charge order 4411 … then send the receipt`) carries over;
+  // several values it gave one by one ("in 1900 and 1950 … in these years") carry over as several.
+  let carried: { parameter: string; values: JsonValue[]; texts: string[] } | null = null;
   for (const p of tool.parameters) {
     if (p.info.name in args || p.info.name in supplied || !p.info.required) continue;
     const earlier = findLastIndex(drafts, (d) => d.tool !== null && p.info.name in d.args && d.sources[p.info.name] === 'turn');
-    if (earlier >= 0) {
-      args[p.info.name] = (drafts[earlier] as Draft).args[p.info.name] as JsonValue;
-      sources[p.info.name] = 'turn';
+    if (earlier < 0) continue;
+    const source = drafts[earlier] as Draft;
+    const each = source.decidedBy === `M1 each ${p.info.name}` ? drafts.filter((d) => d.tool === source.tool && d.decidedBy === source.decidedBy) : [];
+    if (each.length > 1 && carried === null) {
+      const values = each.map((d) => d.args[p.info.name] as JsonValue);
+      carried = { parameter: p.info.name, values, texts: values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) };
     }
+    args[p.info.name] = source.args[p.info.name] as JsonValue;
+    sources[p.info.name] = 'turn';
   }
   const required = tool.parameters.filter((p) => p.info.required).map((p) => p.info.name);
   const missing = required.filter((r) => !(r in args) && !(r in supplied));
-  const several = filled.several;
+  const several = filled.several ?? carried;
   const effect = tool.info.effect;
   const base = (): Draft => ({
     ...blankDraft('tool', text, decidedBy),
@@ -338,9 +432,12 @@ export function format(lang: CompiledLanguage, key: string, fields: Readonly<Rec
 const SENTENCE_END = /(?<!\b(?:inc|mr|mrs|ms|dr|st|no|nr|sr|sra|co|ltd|vs|etc|e\.g|i\.e))[.?!;]+\s+(?=\S)|\b(?:also|plus|additionally|lastly|finally|second|secondly|third|thirdly|tambem|alem disso|por fim|por ultimo)\b,?\s*/g;
 
 function splitClauses(lang: CompiledLanguage, folded: string, whole: Clause): Clause[] {
-  const cuts: { start: number; end: number }[] = [...lang.then.all(folded)];
+  // "depois de 2000", "depois do dia 5": "depois" before "de" is "after", not "then".
+  const cuts: { start: number; end: number }[] = lang.then.all(folded).filter((c) => !/^\s+d[eoa]s?\b/.test(folded.slice(c.end)));
   for (const m of folded.matchAll(SENTENCE_END)) cuts.push({ start: m.index, end: m.index + m[0].length });
   for (const m of lang.and.all(folded)) {
+    // "and how many are paid?": an "and" opening the turn is a follow-up's, and no clause ends before it.
+    if (folded.slice(0, m.start).trim().length === 0) continue;
     const rest = folded.slice(m.end).trimStart();
     const next = rest.length === 0 ? '' : rest;
     const verb = [...lang.writeVerbs.all(next), ...lang.readVerbs.all(next)].some((v) => v.start === 0);
@@ -427,6 +524,7 @@ export function finish(core: RouterCore, lang: CompiledLanguage, turn: string, d
       supplied: sortKeys<number>(d.supplied),
       confirmation,
       compute: d.compute,
+      ...(d.readAs === undefined ? {} : { readAs: d.readAs }),
     };
   });
   const toModel = outcome === 'unread' && options.onUnread === 'model' ? items.flatMap((item, i) => (item.kind === 'unread' ? [i] : [])) : [];
@@ -463,19 +561,27 @@ function guidanceFor(core: RouterCore, lang: CompiledLanguage, outcome: string, 
   const rule = core.rulebook;
   const rephrase = rule.askToRephrase && options.rephrasesSpent < rule.maxRephrase;
   const availability = items.some((i) => i.decidedBy.startsWith('U3'));
-  const example = exampleFor(lang, items);
-  const render = rephrase
-    ? format(lang, availability ? 'rephrase_when' : 'rephrase', { example })
-    : options.onUnread === 'refuse'
-      ? format(lang, 'unread_refused', {})
-      : null;
+  const render = rephrase ? rephraseSentence(lang, items, availability) : options.onUnread === 'refuse' ? format(lang, 'unread_refused', {}) : null;
   return { next: rephrase ? 'Rephrase' : 'Defer', render, evidence: [...items.map((i) => i.decidedBy), ...evidence] };
 }
 
-function exampleFor(lang: CompiledLanguage, items: readonly PlanItem[]): string {
-  const named = items.flatMap((i) => i.selection.candidates).map((n) => lang.toolsByName.get(n)).find((t) => t !== undefined);
+/**
+ * The request to rephrase, with a turn this host reads: a host tool's example where it has tools (the
+ * one the turn came closest to first), else what its data reader offers ("I can read parts and
+ * materials"), else a sentence saying there is nothing to ask here — never an empty example.
+ */
+function rephraseSentence(lang: CompiledLanguage, items: readonly PlanItem[], availability: boolean): string {
+  const example = toolExample(lang, items);
+  if (example !== null) return format(lang, availability ? 'rephrase_when' : 'rephrase', { example });
+  const offer = lang.reads?.offer ?? null;
+  if (offer !== null) return format(lang, 'rephrase_data', { topics: listWords([...offer.topics], lang.words.messages['and'] ?? 'and'), example: offer.example });
+  return format(lang, 'rephrase_nothing', {});
+}
+
+function toolExample(lang: CompiledLanguage, items: readonly PlanItem[]): string | null {
+  const named = items.flatMap((i) => i.selection.candidates).map((n) => lang.toolsByName.get(n)).find((t) => t !== undefined && t.info.entry.reads === undefined && t.info.entry.checkOnly !== true);
   const tool = named ?? lang.tools.find((t) => lang.words.tools[t.info.name]?.example != null) ?? lang.tools[0];
-  if (tool === undefined) return '';
+  if (tool === undefined) return null;
   const words = lang.words.tools[tool.info.name];
   if (words?.example != null) return words.example;
   const trigger = words?.triggers[0] ?? humanize(tool.info.name);

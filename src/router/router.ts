@@ -3,6 +3,7 @@ import { PlumbError } from '../core/index.js';
 import type { Catalogue } from './catalogue.js';
 import { loadCatalogue } from './catalogue.js';
 import { compileLanguage } from './compile.js';
+import type { DataReader } from './data-reader.js';
 import { readTurn } from './planner.js';
 import type { RouterCore } from './router-core.js';
 import type { Rulebook, RulebookInput } from './rulebook.js';
@@ -25,6 +26,8 @@ export interface RouterOptions {
   readonly secret: string;
   /** Makes a session id where a session is given none (a random UUID by default). */
   readonly newSessionId?: () => string;
+  /** Reads data questions before tool selection (`createDataReader` from the reading layer); none by default. */
+  readonly dataReader?: DataReader;
 }
 
 export interface PlanOptions {
@@ -61,8 +64,8 @@ export function createRouter(options: RouterOptions): Router {
     vocabulary,
     secret: options.secret,
     languages: {
-      en: compileLanguage('en', vocabulary, catalogue, rulebook),
-      'pt-BR': compileLanguage('pt-BR', vocabulary, catalogue, rulebook),
+      en: compileLanguage('en', vocabulary, catalogue, rulebook, options.dataReader),
+      'pt-BR': compileLanguage('pt-BR', vocabulary, catalogue, rulebook, options.dataReader),
     },
   });
   const router: Router = {

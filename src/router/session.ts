@@ -7,6 +7,7 @@ import type { Router } from './router.js';
 import { destinationKinds } from './rulebook.js';
 import { checkArguments } from './schema-check.js';
 import { fold } from './text.js';
+import type { PreviousStep } from './data-reader.js';
 import type { ConfirmationToken } from './tokens.js';
 import { issueToken, sameArguments, tokenIsGenuine } from './tokens.js';
 import type { Effect, Language, OnUnread, RouterContext, TurnPlan } from './types.js';
@@ -81,6 +82,8 @@ export interface SessionState {
     readonly reads: number;
     readonly values: JsonObject;
     readonly thumbs: readonly { readonly plan: number; readonly up: boolean; readonly outcome: string; readonly turn: string }[];
+    /** The read steps of the last `run` plan, for a follow-up to narrow or pivot (absent in sessions written before it). */
+    readonly previous?: readonly PreviousStep[];
   };
   readonly catalogue: { readonly version: string; readonly vocabularyDigest: string };
   readonly context: RouterContext;
@@ -100,6 +103,12 @@ export interface ReadTurnOptions {
    * guessed from the turn: without it, the session's language.
    */
   readonly language?: string;
+  /**
+   * The question this turn answers, by the asking plan's index (the host keeps which question was
+   * open): the turn is read as the reply to that open question; `null`: as a turn of its own, whatever
+   * is open. Absent: as the reply to the open question, if there is one.
+   */
+  readonly reply?: number | null;
 }
 
 /** A conversation: carries what the router needs from one turn to the next, and the tool check's history. */
@@ -110,11 +119,24 @@ export interface Session {
   answered(plan: TurnPlan, results: readonly JsonValue[]): TurnPlan | null;
   confirm(plan: TurnPlan, options?: { readonly step?: number; readonly arguments?: JsonObject }): ConfirmationToken;
   checkToolCall(call: ToolCall): ToolCheck;
+  /**
+   * The host answered an asking plan otherwise (it refused the step outright): the question is no
+   * longer open, and the next turn is read on its own.
+   */
+  dismiss(plan: TurnPlan): void;
   ran(check: ToolCheck, outcome: RunOutcome): void;
   thumbs(plan: TurnPlan, verdict: { readonly up: boolean }): void;
   toJSON(): string;
   /** A copy of the carried state (plain data). */
   state(): SessionState;
+  /** What a host checks before a turn, without copying the state: the check history's length, an open question, the language. */
+  summary(): SessionSummary;
+}
+
+export interface SessionSummary {
+  readonly checks: number;
+  readonly asking: boolean;
+  readonly language: Language;
 }
 
 export function createSession(router: Router, options: SessionOptions): Session {
@@ -183,6 +205,8 @@ class RouterSession implements Session {
   #state: SessionState;
   /** How many history entries are known to be this host's chain (see #chainIntact). */
   #verified = 0;
+  /** The canonical JSON of history entries, as far as it has been written (entries never change). */
+  readonly #entryJson: string[] = [];
 
   constructor(router: Router, state: SessionState) {
     this.#router = router;
@@ -194,7 +218,14 @@ class RouterSession implements Session {
   }
 
   #options(index: number, context: RouterContext): ReadOptions {
-    return { language: this.#state.answerSettings.language, context, onUnread: this.#state.onUnread, rephrasesSpent: this.#state.answered.rephrasesSpent, index };
+    return {
+      language: this.#state.answerSettings.language,
+      context,
+      onUnread: this.#state.onUnread,
+      rephrasesSpent: this.#state.answered.rephrasesSpent,
+      index,
+      previous: this.#state.answered.previous ?? [],
+    };
   }
 
   read(turn: string, options: ReadTurnOptions = {}): TurnPlan {
@@ -204,13 +235,15 @@ class RouterSession implements Session {
     const chosen = options.language === undefined ? this.#state.answerSettings.language : asLanguage(options.language);
     const readOptions = { ...this.#options(index, context), language: chosen };
     const core = this.#router.core;
-    const open = this.#state.answered.open;
+    const asked = this.#state.answered.open;
+    const open = options.reply === undefined ? asked : options.reply === null || asked?.index !== options.reply ? null : asked;
     const plan = (open === null ? null : readReply(core, open, text, readOptions)) ?? readTurn(core, text, readOptions);
     const settings = this.#state.answerSettings;
     const answerSettings = settings.language === plan.language ? settings : { ...settings, language: plan.language };
     const spent = plan.guidance?.next === 'Rephrase' ? 1 : 0;
     const values: Record<string, JsonValue> = { ...this.#state.answered.values };
     if (plan.outcome === 'run') for (const step of plan.steps) Object.assign(values, step.selection.arguments);
+    const previous = plan.outcome === 'run' ? readSteps(this.#router, plan) : this.#state.answered.previous;
     this.#state = {
       ...this.#state,
       answerSettings,
@@ -221,6 +254,7 @@ class RouterSession implements Session {
         rephrasesSpent: this.#state.answered.rephrasesSpent + spent,
         reads: index,
         values: limitValues(values),
+        ...(previous === undefined ? {} : { previous }),
       },
       turns: [...this.#state.turns, text.slice(0, 4000)].slice(-MAX_TURNS_KEPT),
     };
@@ -284,6 +318,12 @@ class RouterSession implements Session {
       plan: plan.index,
       step: index,
     });
+  }
+
+  dismiss(plan: TurnPlan): void {
+    this.#own(plan);
+    if (this.#state.answered.open?.index !== plan.index) return;
+    this.#state = { ...this.#state, answered: { ...this.#state.answered, open: null } };
   }
 
   checkToolCall(call: ToolCall): ToolCheck {
@@ -353,7 +393,21 @@ class RouterSession implements Session {
   }
 
   toJSON(): string {
-    return canonicalJson(this.#state);
+    // Canonical JSON (RFC 8785) of the state, its keys sorted; each history entry's text is kept once
+    // written, since entries never change and the history is most of a long session.
+    const state = this.#state as unknown as Readonly<Record<string, unknown>>;
+    const history = this.#state.history;
+    for (let i = this.#entryJson.length; i < history.length; i++) this.#entryJson.push(canonicalJson(history[i]));
+    if (this.#entryJson.length > history.length) this.#entryJson.length = history.length;
+    const parts = Object.keys(state)
+      .sort()
+      .filter((key) => state[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${key === 'history' ? `[${this.#entryJson.join(',')}]` : canonicalJson(state[key])}`);
+    return `{${parts.join(',')}}`;
+  }
+
+  summary(): SessionSummary {
+    return { checks: this.#state.history.length, asking: this.#state.answered.open !== null, language: this.#state.answerSettings.language };
   }
 
   state(): SessionState {
@@ -422,6 +476,15 @@ export function resultIdentity(result: JsonValue | undefined, parameter: string)
   const last = parameter.split(/_|(?=[A-Z])/).at(-1)?.toLowerCase() ?? 'id';
   for (const key of [parameter, last, 'id']) if (record[key] !== undefined && record[key] !== null) return record[key];
   return null;
+}
+
+/** A plan's read tool steps, as a follow-up sees them. */
+function readSteps(router: Router, plan: TurnPlan): PreviousStep[] {
+  return plan.steps.flatMap((s, i) => {
+    if (s.kind !== 'tool' || s.selection.tool === null || router.catalogue.tools.get(s.selection.tool)?.effect !== 'read') return [];
+    const compute = plan.steps.find((c) => c.kind === 'compute' && c.compute !== null && c.dependsOn.length === 1 && c.dependsOn[0] === i)?.compute;
+    return [{ tool: s.selection.tool, arguments: s.selection.arguments, ...(compute == null ? {} : { compute }) }];
+  });
 }
 
 function limitValues(values: Record<string, JsonValue>): JsonObject {

@@ -59,6 +59,8 @@ export interface ReadLookup {
   readonly type: ReadFieldType;
   /** Relation names walked from the subject: `['parts', 'material']`. */
   readonly through: readonly string[];
+  /** The field may be empty (it takes `__isnull`): "loans not returned" reads `returnedOn__isnull`. */
+  readonly nullable?: boolean;
 }
 
 export type Language = 'en' | 'pt-BR';
@@ -68,10 +70,26 @@ export type Outcome = 'run' | 'ask' | 'declined' | 'unread';
 export const OUTCOMES: readonly Outcome[] = ['run', 'ask', 'declined', 'unread'];
 export type StepKind = 'tool' | 'ask' | 'compute' | 'decline' | 'unread';
 export type OnUnread = 'model' | 'refuse';
-export type ComputeOperation = 'count' | 'sum' | 'average' | 'minimum' | 'maximum' | 'difference' | 'ratio' | 'percentage';
+/**
+ * What a compute step does over the results it depends on: arithmetic (count … percentage), whether
+ * any row is there (`exists`), or the rows with the highest or lowest value of a field (`top`, `bottom`).
+ */
+export type ComputeOperation = 'count' | 'sum' | 'average' | 'minimum' | 'maximum' | 'difference' | 'ratio' | 'percentage' | 'exists' | 'top' | 'bottom';
 
-/** Where an argument came from: the turn, the answer to a question, the session's context, or step N's result. */
-export type ArgumentSource = 'turn' | 'reply' | 'context' | `step ${number}`;
+/** What a compute step computes over the results of the steps it depends on. */
+export interface ComputeSpec {
+  readonly operation: ComputeOperation;
+  /** The field it is over (`total`); null: the count, or the one numeric field of each row. */
+  readonly field: string | null;
+  /** For `top` and `bottom`: how many rows (ties with the last one kept). */
+  readonly rows?: number;
+}
+
+/**
+ * Where an argument came from: the turn, the answer to a question, the session's context, step N's
+ * result, or the session's previous plan (a follow-up that narrows or pivots it).
+ */
+export type ArgumentSource = 'turn' | 'reply' | 'context' | 'previous' | `step ${number}`;
 
 export interface Selection {
   readonly tool: string | null;
@@ -93,7 +111,9 @@ export interface PlanItem {
   /** For a write: the sentence a person confirms, with the exact arguments. */
   readonly confirmation: string | null;
   /** For a compute step: what it computes over the results of `dependsOn`. */
-  readonly compute: { readonly operation: ComputeOperation; readonly field: string | null } | null;
+  readonly compute: ComputeSpec | null;
+  /** Words read as another word of the vocabulary (a typo within the bound): typed → read; absent when none. */
+  readonly readAs?: Readonly<Record<string, string>>;
 }
 
 export type GuidanceNext = 'Rephrase' | 'Defer';

@@ -1,7 +1,8 @@
 /** The values a turn contains, cut from it as typed: destinations, quoted text, numbers. */
 import { Decimal } from 'decimal.js';
 
-export type ValueKind = 'url' | 'email' | 'channel' | 'quoted' | 'integer' | 'decimal';
+/** `spelled`: a number written in words ("three days"); taken like an integer, never counted as left over. */
+export type ValueKind = 'url' | 'email' | 'channel' | 'quoted' | 'integer' | 'decimal' | 'spelled';
 
 export interface TurnValue {
   readonly kind: ValueKind;
@@ -11,17 +12,31 @@ export interface TurnValue {
   readonly value: string;
   readonly start: number;
   readonly end: number;
+  /** A number written as a percentage ("6%"): its parameter's description says whether it goes as 6 or 0.06. */
+  readonly percent?: boolean;
+  /** A unit written onto the number ("298K", "10m"). */
+  readonly unit?: string;
 }
 
 const URL_RE = /\bhttps?:\/\/[^\s"'<>]+/gi;
 const EMAIL_RE = /(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/g;
 const CHANNEL_RE = /(?<![\w#])#[A-Za-z0-9][\w-]*/g;
-const QUOTED_RE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\w])'([^'\n]{1,200})'(?![\w])|«([^»\n]{1,200})»/g;
+const QUOTED_RE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\w])'([^'\n]{1,200})'(?![\w])|«([^»\n]{1,200})»|`([^`\n]{1,200})`/g;
+/** A number in scientific notation ("1e-9", "2.5E6"), as the figure it is. */
+const SCIENTIFIC_RE = /(?<![\w.,/:^-])-?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])/g;
 const SCALE_RE = /^\s+(thousand|million|billion|trillion|mil|milhao|milhoes|bilhao|bilhoes|trilhao|trilhoes)(?![a-z])/;
 const SCALES: Readonly<Record<string, number>> = {
   thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, mil: 1e3, milhao: 1e6, milhoes: 1e6, bilhao: 1e9, bilhoes: 1e9, trilhao: 1e12, trilhoes: 1e12,
 };
-const NUMBER_RE = /(?<![\w.,/:-])-?\d+(?:[.,]\d+)*(?![\w/:]|[.,]\d)/g;
+const NUMBER_RE = /(?<![\w.,/:^-])-?\d+(?:[.,]\d+)*(?:(%)|(°[cfk]|[a-z]{1,3})(?![a-z]))?(?![\w/:]|[.,]\d)/gi;
+/** Units a number may carry written onto it ("298K", "10km", "5kg"); ordinals ("2nd") and other letters are no number. */
+const UNIT_SUFFIXES = new Set(['k', 'c', 'f', '°c', '°f', '°k', 'kg', 'g', 'mg', 'lb', 'lbs', 'oz', 'm', 'km', 'cm', 'mm', 'ft', 'in', 'mi', 'mph', 'kmh', 's', 'ms', 'h', 'hr', 'hrs', 'min', 'l', 'ml', 'gb', 'mb', 'kb', 'tb', 'hz', 'khz', 'mhz', 'ghz', 'v', 'kv', 'w', 'kw', 'kwh', 'x']);
+/** Numbers written in words (English): taken for a count next to its unit ("three days", "five people"). */
+const SPELLED: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15,
+  sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+const SPELLED_RE = new RegExp(`(?<![a-z0-9-])(${Object.keys(SPELLED).join('|')})(?![a-z0-9-])`, 'g');
 
 /** Finds the values of a turn; `language` decides whether `1.234,50` or `1,234.50` is the decimal form. */
 export function findValues(turn: string, language: 'en' | 'pt-BR', channels: readonly string[], folded: string): TurnValue[] {
@@ -54,12 +69,28 @@ export function findValues(turn: string, language: 'en' | 'pt-BR', channels: rea
     }
   }
   for (const m of turn.matchAll(QUOTED_RE)) {
-    const inner = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    const inner = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '';
     push('quoted', m[0], inner.trim(), m.index);
   }
+  for (const m of turn.matchAll(SCIENTIFIC_RE)) {
+    const value = Number(m[0]);
+    if (Number.isFinite(value)) push(Number.isInteger(value) && !/[eE]-/.test(m[0]) ? 'integer' : 'decimal', m[0], m[0], m.index);
+  }
   for (const m of turn.matchAll(NUMBER_RE)) {
-    const number = readNumber(m[0], language);
+    const suffix = m[2]?.toLowerCase();
+    if (suffix !== undefined && !UNIT_SUFFIXES.has(suffix)) continue;
+    const digits = m[1] === undefined && suffix === undefined ? m[0] : m[0].slice(0, m[0].length - (m[1] ?? m[2] ?? '').length);
+    const number = readNumber(digits, language);
     if (number === null) continue;
+    if (m[1] !== undefined || suffix !== undefined) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (free(start, end)) {
+        taken.push([start, end]);
+        values.push({ kind: number.decimal ? 'decimal' : 'integer', text: m[0], value: number.value, start, end, ...(m[1] === undefined ? {} : { percent: true }), ...(suffix === undefined ? {} : { unit: suffix }) });
+      }
+      continue;
+    }
     // `100 million`, `2 mil`, `3 milhões`: the scale word is part of the number.
     const scale = SCALE_RE.exec(folded.slice(m.index + m[0].length));
     if (scale !== null) {
@@ -71,6 +102,7 @@ export function findValues(turn: string, language: 'en' | 'pt-BR', channels: rea
     }
     push(number.decimal ? 'decimal' : 'integer', m[0], number.value, m.index);
   }
+  if (language === 'en') for (const m of folded.matchAll(SPELLED_RE)) push('spelled', turn.slice(m.index, m.index + m[0].length), String(SPELLED[m[1] as string] ?? ''), m.index);
   values.sort((a, b) => a.start - b.start);
   return values;
 }

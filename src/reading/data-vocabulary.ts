@@ -1,0 +1,115 @@
+/**
+ * The generated part of an app reader's vocabulary: English words for managers and fields from the
+ * schema, and every indexed value as its own word in both languages. The host's file is merged over it.
+ */
+import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
+import type { VocabularyFile } from '../router/index.js';
+import { portugueseWords } from './pt-words.js';
+
+/** `Manager.field` → its distinct values, for the fields that are indexed. */
+export type DataValues = ReadonlyMap<string, readonly string[]>;
+
+/** Longest value indexed as a word. */
+export const MAX_VALUE_LENGTH = 40;
+
+/** Words of an identifier: `OrderLine` → `order line`, `unitPrice` → `unit price`, `due_date` → `due date`. */
+export function identifierPhrase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** English plural of a phrase's last word: part → parts, category → categories, box → boxes. */
+export function plural(phrase: string): string {
+  const words = phrase.split(' ');
+  const last = words.pop() ?? '';
+  let many: string;
+  if (/[^aeiou]y$/.test(last)) many = `${last.slice(0, -1)}ies`;
+  else if (/(s|x|z|ch|sh)$/.test(last)) many = `${last}es`;
+  else many = `${last}s`;
+  return [...words, many].join(' ');
+}
+
+/** The fields whose values are indexed: short strings (not text) and enums, never the primary key. */
+export function valueFields(app: ChatApp, index: SchemaIndex): { manager: string; field: string; type: string; values: readonly string[] | null }[] {
+  const out: { manager: string; field: string; type: string; values: readonly string[] | null }[] = [];
+  for (const indexed of index.all) {
+    const manager = app.managers.find((m) => m.name === indexed.entry.manager);
+    for (const field of indexed.entry.fields) {
+      if (field.type !== 'string' && field.type !== 'enum') continue;
+      const declared = declaredField(manager, field.name);
+      if (declared?.primaryKey === true) continue;
+      out.push({ manager: indexed.entry.manager, field: field.name, type: field.type, values: field.type === 'enum' ? (declared?.values ?? null) : null });
+    }
+  }
+  return out;
+}
+
+function declaredField(manager: ChatManager | undefined, name: string): { readonly primaryKey?: boolean | undefined; readonly values?: readonly string[] | undefined } | undefined {
+  return manager?.fields.find((f) => f.name === name);
+}
+
+/** Keeps the values worth a word: at most `MAX_VALUE_LENGTH` characters, with a letter in them, trimmed, each once. */
+export function wordValues(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const value of values) {
+    const trimmed = value.trim();
+    if (trimmed.length === 0 || trimmed.length > MAX_VALUE_LENGTH || !/\p{L}/u.test(trimmed)) continue;
+    out.add(trimmed);
+  }
+  return [...out].sort();
+}
+
+/** A date field said by its verb: "placed at" → "placed", "due date" → "due" ("orders placed yesterday"). */
+export function dateHead(phrase: string): string | null {
+  const head = phrase.replace(/\s+(?:at|on|date|time)$/, '');
+  return head !== phrase && head.length >= 3 ? head : null;
+}
+
+/** A year field said by its verb: "published year" → "published" ("books published after 2000"). */
+export function yearHead(phrase: string): string | null {
+  const head = phrase.replace(/\s+year$/, '');
+  return head !== phrase && head.length >= 3 ? head : null;
+}
+
+/**
+ * The generated vocabulary: English manager and field words (a date field also by its verb), the
+ * Portuguese ones a schema's English names have (`PT_WORDS`), and each value as itself in both languages.
+ */
+export function generatedVocabulary(index: SchemaIndex, values: DataValues): VocabularyFile {
+  const managers: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = {};
+  const ptManagers: Record<string, string[]> = {};
+  const ptFields: Record<string, string[]> = {};
+  for (const indexed of index.all) {
+    const name = indexed.entry.manager;
+    const phrase = identifierPhrase(name);
+    managers[name] = [...new Set([phrase, plural(phrase)])];
+    const pt = portugueseWords(phrase);
+    if (pt.length > 0) ptManagers[name] = [...pt];
+    for (const field of indexed.entry.fields) {
+      const words = identifierPhrase(field.name);
+      const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? yearHead(words) : null;
+      fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head])])];
+      const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head))];
+      if (ptField.length > 0) ptFields[`${name}.${field.name}`] = [...new Set(ptField)];
+    }
+  }
+  const valueWords: Record<string, Record<string, string[]>> = {};
+  for (const key of [...values.keys()].sort()) {
+    const map: Record<string, string[]> = {};
+    for (const value of values.get(key) ?? []) {
+      const spoken = identifierPhrase(value);
+      map[value] = spoken === value.toLowerCase() ? [value] : [value, spoken];
+    }
+    if (Object.keys(map).length > 0) valueWords[key] = map;
+  }
+  return {
+    languages: {
+      en: { data: { managers, fields, values: valueWords } },
+      'pt-BR': { data: { managers: ptManagers, fields: ptFields, values: valueWords } },
+    },
+  };
+}

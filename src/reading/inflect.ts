@@ -1,0 +1,22 @@
+/** The plural of a folded phrase's last word, as a person writes it ("bearing" → "bearings", "peca" → "pecas"). */
+import type { Language } from '../router/index.js';
+
+export function inflections(phrase: string, language: Language): string[] {
+  const words = phrase.split(' ');
+  const last = words.pop() ?? '';
+  if (last.length < 3 || !/[a-z]$/.test(last)) return [];
+  const head = words.length === 0 ? '' : `${words.join(' ')} `;
+  return pluralsOf(last, language).map((form) => `${head}${form}`);
+}
+
+function pluralsOf(word: string, language: Language): string[] {
+  if (language === 'pt-BR') {
+    if (/[aeiou]$/.test(word)) return [`${word}s`];
+    if (/[rz]$/.test(word)) return [`${word}es`];
+    if (/l$/.test(word)) return [`${word.slice(0, -1)}is`];
+    return [];
+  }
+  if (/[^aeiou]y$/.test(word)) return [`${word.slice(0, -1)}ies`];
+  if (/(s|x|z|ch|sh)$/.test(word)) return [`${word}es`];
+  return [`${word}s`];
+}

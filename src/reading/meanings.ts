@@ -1,0 +1,50 @@
+/** What a word of a data question can mean: the vocabulary's data words and the grammar's. */
+import type { JsonSchema, ReadSpec } from '../router/index.js';
+import type { Aggregate, Comparator, Direction, Superlative } from './grammar.js';
+
+export type Meaning =
+  | { readonly kind: 'manager'; readonly manager: string; readonly plural: boolean }
+  | { readonly kind: 'field'; readonly manager: string; readonly field: string }
+  | { readonly kind: 'value'; readonly manager: string; readonly field: string; readonly value: string }
+  | { readonly kind: 'comparator'; readonly op: Comparator }
+  | { readonly kind: 'dateBound'; readonly bound: 'after' | 'since' | 'before' | 'until' }
+  | { readonly kind: 'between' }
+  | { readonly kind: 'count' }
+  | { readonly kind: 'aggregate'; readonly op: Aggregate }
+  | { readonly kind: 'superlative'; readonly sense: Superlative }
+  | { readonly kind: 'degree'; readonly direction: Direction }
+  | { readonly kind: 'exists' }
+  | { readonly kind: 'how' }
+  | { readonly kind: 'negation' }
+  | { readonly kind: 'referent' }
+  | { readonly kind: 'replacing' }
+  | { readonly kind: 'narrowing' }
+  | { readonly kind: 'or' }
+  | { readonly kind: 'link' }
+  | { readonly kind: 'madeOf' }
+  | { readonly kind: 'stop' }
+  | { readonly kind: 'numberWord'; readonly value: number }
+  | { readonly kind: 'month'; readonly month: number }
+  | { readonly kind: 'monthLead' };
+
+export type MeaningKind = Meaning['kind'];
+export type MeaningOf<K extends MeaningKind> = Extract<Meaning, { kind: K }>;
+
+/** One read entry the reader may plan. */
+export interface ReadTarget {
+  readonly tool: string;
+  readonly spec: ReadSpec;
+  readonly schema: JsonSchema;
+}
+
+export function sameMeaning(a: Meaning, b: Meaning): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function meaningOf<K extends MeaningKind>(meanings: readonly Meaning[], kind: K): MeaningOf<K> | undefined {
+  return meanings.find((m): m is MeaningOf<K> => m.kind === kind);
+}
+
+export function meaningsOf<K extends MeaningKind>(meanings: readonly Meaning[], kind: K): MeaningOf<K>[] {
+  return meanings.filter((m): m is MeaningOf<K> => m.kind === kind);
+}

@@ -1,0 +1,115 @@
+/**
+ * One clause read as a data question: a schema question first, else the clause's spans bound into a
+ * question, resolved on its subject (or on the previous turn's read, for a follow-up), and written as
+ * the read step and the calculation its form asks for. Null: not a data question, the planner reads
+ * it; an unread reading: a data question this reader cannot answer (a referent with nothing to refer
+ * to), which no host tool may take either.
+ */
+import type { JsonValue } from '../core/index.js';
+import type { DataClause, DataReading, DataStep } from '../router/index.js';
+import { foldPhrase } from '../router/index.js';
+import type { CompiledReads } from './compile-reads.js';
+import type { FollowUp } from './follow-up.js';
+import { followUpOf, previousRead } from './follow-up.js';
+import { findMonths, findYears } from './months.js';
+import { bindQuestion } from './question.js';
+import type { Question } from './question.js';
+import type { Form, Resolved } from './resolve.js';
+import { resolveOn, subjectOf, validArguments } from './resolve.js';
+import type { SchemaQuestions } from './schema-questions.js';
+import { findSpans } from './spans.js';
+
+export function readClause(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): DataReading | null {
+  const asked = schema?.read(clause.folded) ?? null;
+  if (asked !== null) return { steps: [{ kind: 'tool', tool: asked.tool, arguments: asked.arguments, decidedBy: asked.decidedBy }] };
+  const periods = [...findMonths(clause.folded, reads.grammar, clause.now), ...findYears(clause.folded, reads.grammar, clause.now)];
+  const found = findSpans(reads, clause.typed, clause.folded, clause.dates, periods);
+  if (found === null) return null;
+  const q = bindQuestion(found.spans, clause.folded);
+  if (q === null || hostReads(reads, q)) return null;
+  const readAs = Object.keys(found.readAs).length > 0 ? { readAs: canonical(reads, found.readAs) } : {};
+  const followUp = q.referent || q.replacing || q.narrowing;
+  const previous = followUp ? previousRead(reads, clause.previous) : null;
+  if (followUp && previous !== null) {
+    const read: FollowUp = followUpOf(q, reads, previous);
+    if (read !== 'new') {
+      if (read === null) return q.referent ? unread('U9 referent') : null;
+      const steps = stepsOf(read.resolved, `D2 follow-up ${read.kind}`, true);
+      return steps === null ? null : { steps, ...readAs };
+    }
+  } else if (q.referent) {
+    // "which parts do they use?" with nothing the previous turn read to refer to: unread, not every part.
+    return subjectOf(q, reads) === null && q.managers.length === 0 ? null : unread('U9 referent');
+  }
+  const target = subjectOf(q, reads);
+  if (target === null) return null;
+  const resolved = resolveOn(q, reads, target);
+  if (resolved === null || lonelySingular(q, resolved)) return null;
+  const steps = stepsOf(resolved, 'D1 read', false);
+  return steps === null ? null : { steps, ...readAs };
+}
+
+/** "order 4411" where a host read tool takes an order by number: the host tool's to read. */
+function hostReads(reads: CompiledReads, q: Question): boolean {
+  if (q.ids === null) return false;
+  const noun = foldPhrase(q.ids.text);
+  return reads.hostNouns.has(noun) || reads.hostNouns.has(noun.replace(/s$/, ''));
+}
+
+/** "show me order": a manager named in the singular with nothing that picks rows asks for one row, the host tools' to read. */
+function lonelySingular(q: Question, resolved: Resolved): boolean {
+  const first = q.managers.find((m) => m.first)?.meaning;
+  return first !== undefined && !first.plural && Object.keys(resolved.filters).length === 0 && Object.keys(resolved.exclude).length === 0 && resolved.form === null;
+}
+
+/** The read step, then the calculation the form asks for; null when the read's arguments do not validate. */
+function stepsOf(resolved: Resolved, rule: string, carried: boolean): DataStep[] | null {
+  const { target, filters, exclude, form } = resolved;
+  const fields: JsonValue[] = form?.kind === 'attribute' ? [...form.fields] : [...target.spec.fields];
+  const args: Record<string, JsonValue> = { fields };
+  if (Object.keys(filters).length > 0) args['filters'] = { ...filters };
+  if (Object.keys(exclude).length > 0) args['exclude'] = { ...exclude };
+  if (!validArguments(target, args)) return null;
+  const keys = [...Object.keys(filters), ...Object.keys(exclude).map((k) => `not ${k}`)];
+  const sources = carried ? Object.fromEntries(Object.keys(args).filter((k) => k !== 'fields').map((k) => [k, 'previous' as const])) : {};
+  const read: DataStep = {
+    kind: 'tool',
+    tool: target.tool,
+    arguments: args,
+    decidedBy: `${rule} ${target.spec.manager}${keys.length > 0 ? ` by ${keys.join(', ')}` : ''}${form?.kind === 'attribute' ? ` asking ${form.asked.join(',')}` : ''}`,
+    ...(carried ? { sources } : {}),
+  };
+  const compute = computeOf(form);
+  return compute === null ? [read] : [read, compute];
+}
+
+function computeOf(form: Form | null): DataStep | null {
+  if (form === null) return null;
+  switch (form.kind) {
+    case 'list':
+    case 'attribute':
+      return null;
+    case 'count':
+      return { kind: 'compute', text: form.text, decidedBy: 'C1 count', compute: { operation: 'count', field: null } };
+    case 'exists':
+      return { kind: 'compute', text: form.text, decidedBy: 'C1 exists', compute: { operation: 'exists', field: null } };
+    case 'aggregate':
+      return { kind: 'compute', text: form.text, decidedBy: `C1 ${form.op} ${form.field}`, compute: { operation: form.op, field: form.field } };
+    case 'rank':
+      return { kind: 'compute', text: form.text, decidedBy: `C1 ${form.direction} ${form.rows} ${form.field}`, compute: { operation: form.direction, field: form.field, rows: form.rows } };
+  }
+}
+
+/** A typo's reading as the person would write it: a value as stored ("Steel"), another word as it is. */
+function canonical(reads: CompiledReads, readAs: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [typed, word] of Object.entries(readAs)) {
+    const meaning = reads.meanings.get(word)?.find((m) => m.kind === 'value');
+    out[typed] = meaning?.kind === 'value' ? meaning.value : word;
+  }
+  return out;
+}
+
+function unread(rule: string): DataReading {
+  return { steps: [{ kind: 'unread', decidedBy: rule }] };
+}

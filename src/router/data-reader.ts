@@ -1,0 +1,84 @@
+/**
+ * The router's seam for a reader of data questions (`src/reading/` provides one). The router
+ * compiles it once per language and offers it each clause before tool selection: it reads the clause
+ * into read and compute steps, says it is about data but cannot be read (so that no host tool takes
+ * it), or leaves it to the planner. What a data question is belongs to the reader, not the router.
+ */
+import type { JsonObject } from '../core/index.js';
+import type { Catalogue } from './catalogue.js';
+import type { ArgumentSource, ComputeSpec, Language } from './types.js';
+import type { LanguageWords } from './vocabulary-types.js';
+
+export interface DataReader {
+  /** Null when the catalogue holds nothing this reader plans. */
+  compile(input: DataReaderInput): CompiledDataReader | null;
+}
+
+export interface DataReaderInput {
+  readonly language: Language;
+  readonly words: LanguageWords;
+  readonly catalogue: Catalogue;
+}
+
+export interface CompiledDataReader {
+  read(clause: DataClause): DataReading | null;
+  /** What a person can ask here, for the rephrase sentence; null when the reader offers nothing. */
+  readonly offer: DataOffer | null;
+}
+
+/** What can be asked: the things there are to read, in words, and one turn the reader reads. */
+export interface DataOffer {
+  readonly topics: readonly string[];
+  readonly example: string;
+}
+
+/** A date phrase of the clause, its offsets relative to the clause, its period as RFC 3339 (null without a clock). */
+export interface ClauseDate {
+  readonly start: number;
+  readonly end: number;
+  readonly from: string | null;
+  readonly to: string | null;
+  /** `YYYY-MM-DD` of `from` and of `to`, for date fields. */
+  readonly fromDay: string | null;
+  readonly toDay: string | null;
+}
+
+/** A read step of the last `run` plan of the session: what a follow-up narrows or pivots. */
+export interface PreviousStep {
+  readonly tool: string;
+  readonly arguments: JsonObject;
+  /** The calculation the plan made over this step's result, if any (a follow-up asks the same of its rows). */
+  readonly compute?: ComputeSpec;
+}
+
+export interface DataClause {
+  /** The clause as typed and folded (same length). */
+  readonly typed: string;
+  readonly folded: string;
+  readonly language: Language;
+  readonly dates: readonly ClauseDate[];
+  /** The read steps of the session's last `run` plan, in order; empty for a turn read on its own. */
+  readonly previous: readonly PreviousStep[];
+  /** The host's clock (`context.now`, RFC 3339), for dates the reader resolves itself; null without one. */
+  readonly now: string | null;
+}
+
+export type DataStep =
+  | {
+      readonly kind: 'tool';
+      readonly tool: string;
+      readonly arguments: JsonObject;
+      readonly decidedBy: string;
+      /** Where each argument came from; `turn` where not given. */
+      readonly sources?: Readonly<Record<string, ArgumentSource>>;
+    }
+  /** Over every tool step of the reading before it. */
+  | { readonly kind: 'compute'; readonly text: string; readonly decidedBy: string; readonly compute: ComputeSpec }
+  /** About the app's data, but not readable: the clause stays unread rather than go to a host tool. */
+  | { readonly kind: 'unread'; readonly decidedBy: string };
+
+export interface DataReading {
+  readonly steps: readonly DataStep[];
+  /** Words read as another word of the vocabulary (a typo within the bound): typed → read. */
+  readonly readAs?: Readonly<Record<string, string>>;
+}
