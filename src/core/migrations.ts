@@ -59,11 +59,22 @@ export interface MigrationTarget {
   readonly kysely: Kysely<unknown>;
   readonly migrations: Migrations | (() => Promise<Migrations>);
   readonly table: string;
+  /**
+   * The schema the applied list lives in (PostgreSQL). Without it kysely looks for the table in
+   * every schema, and one in another schema (another app's journal) would pass for this one's.
+   */
+  readonly schema?: string;
 }
 
 function migrator(target: MigrationTarget): Migrator {
   const provider: MigrationProvider = { getMigrations: async () => (typeof target.migrations === 'function' ? target.migrations() : target.migrations) };
-  return new Migrator({ db: target.kysely, provider, migrationTableName: target.table, migrationLockTableName: `${target.table}_lock` });
+  return new Migrator({
+    db: target.kysely,
+    provider,
+    migrationTableName: target.table,
+    migrationLockTableName: `${target.table}_lock`,
+    ...(target.schema === undefined ? {} : { migrationTableSchema: target.schema }),
+  });
 }
 
 /** Which migrations are applied and which are pending; `migration_unknown` when the database applied one this code does not have. */
@@ -93,8 +104,9 @@ export async function migrateToLatest(target: MigrationTarget): Promise<readonly
 
 async function appliedNames(target: MigrationTarget): Promise<string[]> {
   const tables = await target.kysely.introspection.getTables({ withInternalKyselyTables: true });
-  if (!tables.some((table) => table.name === target.table)) return [];
-  const rows = await target.kysely.selectFrom(target.table as never).select('name' as never).orderBy('name' as never).execute();
+  if (!tables.some((table) => table.name === target.table && (target.schema === undefined || table.schema === target.schema))) return [];
+  const from = target.schema === undefined ? target.table : `${target.schema}.${target.table}`;
+  const rows = await target.kysely.selectFrom(from as never).select('name' as never).orderBy('name' as never).execute();
   return rows.map((row) => String((row as { name: unknown }).name));
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../providers/index.js';
 import { alice, key, trackedKits } from './test-support.js';
+import { parseEngineSettings } from './index.js';
 import type { EngineSettingsInput } from './index.js';
 
 const kit = trackedKits();
@@ -25,17 +26,17 @@ describe('bounds, each with its code and a terminal turn', () => {
 
   it.each([
     {
-      name: 'maxToolCallsPerMessage → tool_call_limit',
-      settings: { maxToolCallsPerMessage: 2 },
+      name: 'maxRetriesPerMessage (read calls) → tool_retry_limit',
+      settings: { maxRetriesPerMessage: 2 },
       script: [call('a', 'lookup', { q: '1' }), call('b', 'lookup', { q: '2' }), call('c', 'lookup', { q: '3' }), { text: 'never' }],
-      code: 'tool_call_limit',
+      code: 'tool_retry_limit',
       reads: 2,
     },
     {
-      name: 'maxRetriesPerMessage → tool_retry_limit',
-      settings: { maxRetriesPerMessage: 1 },
+      name: 'maxFailedCallsPerMessage → tool_failure_limit',
+      settings: { maxFailedCallsPerMessage: 1 },
       script: [call('a', 'lookup', { q: 'boom' }), call('b', 'lookup', { q: 'boom' }), { text: 'never' }],
-      code: 'tool_retry_limit',
+      code: 'tool_failure_limit',
       reads: 2,
     },
     {
@@ -114,8 +115,10 @@ describe('bounds, each with its code and a terminal turn', () => {
   it('withholds the third identical call with feedback once, then fails a further repeat with tool_repetition', async () => {
     const same = (id: string): Completion => call(id, 'lookup', { q: 'same' });
     const { events, last, made } = await run([same('a'), same('b'), same('c'), same('d'), { text: 'never' }]);
-    expect(made.reads).toEqual(['same', 'same']);
+    // The second is a duplicate, answered with the first one's result: the read ran once.
+    expect(made.reads).toEqual(['same']);
     const results = events.filter((event) => event.type === 'tool_result');
+    expect(results[1]).toMatchObject({ id: 'b', result: { rows: [{ name: 'Part same' }] } });
     expect(results[2]).toMatchObject({ id: 'c', result: { error: { code: 'tool_repetition' } } });
     expect(last).toMatchObject({ type: 'error', code: 'tool_repetition' });
   });
@@ -153,5 +156,20 @@ describe('recovery of missing tool calls', () => {
     const { answer, made } = await run([{ text: 'Just words.' }]);
     expect(answer).toBe('Just words.');
     expect(made.provider!.requests).toHaveLength(1);
+  });
+});
+
+describe('the bound settings', () => {
+  it('defaults to 12 read calls and 3 failed calls, and derives the round cap from every bound', () => {
+    const defaults = parseEngineSettings({});
+    expect(defaults).toMatchObject({ maxRetriesPerMessage: 12, maxFailedCallsPerMessage: 3, maxMutationsPerMessage: 8, maxArgumentCorrections: 2, maxTotalRoundsPerMessage: null });
+    // maxRetriesPerMessage + maxFailedCallsPerMessage + maxMutationsPerMessage + maxArgumentCorrections + 2
+    expect(defaults.maxRounds).toBe(27);
+    expect(parseEngineSettings({ maxRetriesPerMessage: 5, maxFailedCallsPerMessage: 1 }).maxRounds).toBe(18);
+    expect(parseEngineSettings({ maxTotalRoundsPerMessage: 4 }).maxRounds).toBe(4);
+  });
+
+  it('knows no maxToolCallsPerMessage: maxRetriesPerMessage is the read bound', () => {
+    expect(() => parseEngineSettings({ maxToolCallsPerMessage: 12 } as EngineSettingsInput)).toThrow(/maxToolCallsPerMessage/);
   });
 });

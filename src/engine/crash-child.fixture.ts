@@ -17,6 +17,8 @@ if (dbPath === undefined || markerPath === undefined) throw new Error('usage: cr
 const store = await openSqliteStore({ path: dbPath });
 const engine = createEngine({
   store,
+  // A short lease, so that the parent's engine finds the turn orphaned soon after the kill.
+  settings: { leaseSeconds: 0.5 },
   provider: createScriptedProvider({
     completions: [
       { toolCalls: [{ id: 'r1', name: 'count_parts', arguments: {} }] },

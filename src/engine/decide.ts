@@ -1,20 +1,29 @@
-import type { ToolCallPart } from '../providers/index.js';
+import type { JsonValue } from '../core/index.js';
+import type { FinishReason, ToolCallPart } from '../providers/index.js';
 import type { EngineSettings } from './settings.js';
 import { callSignature, nextStreaks } from './turn-state.js';
-import type { TurnCounters } from './turn-state.js';
+import type { EarlierCall, TurnCounters } from './turn-state.js';
 
 /** One completion of the model, assembled from its stream. */
 export interface Completion {
   readonly text: string;
   readonly toolCalls: readonly ToolCallPart[];
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  /** Why the stream ended (`length`: cut at the output limit); absent where it does not matter. */
+  readonly finishReason?: FinishReason;
 }
 
 export interface PlannedCall {
   readonly call: ToolCallPart;
   readonly effect: string;
-  /** `execute`, or `repeat_feedback`: not run, the model is told it repeats itself. */
-  readonly disposition: 'execute' | 'repeat_feedback';
+  /**
+   * `execute`; `repeat_feedback`: not run, the model is told it repeats itself; `duplicate`: the same
+   * call (name and canonical arguments) already succeeded in this turn or runs earlier in this step,
+   * so it is not run: a read answers that call's result, a write `duplicate_call`.
+   */
+  readonly disposition: 'execute' | 'repeat_feedback' | 'duplicate';
+  /** For a duplicate: the earlier call, with its result, or by its index in this step when it runs now. */
+  readonly duplicateOf?: { readonly callId: string; readonly result: JsonValue } | { readonly callId: string; readonly index: number };
 }
 
 export type Plan =
@@ -30,6 +39,8 @@ export interface DecideInput {
   /** The effect of a tool by name (`read`, `write`, `irreversible`); undefined for an unknown tool. */
   readonly effectOf: (name: string) => string | undefined;
   readonly hasTools: boolean;
+  /** The turn's earlier calls that succeeded, by call signature (`successfulCalls`); none when absent. */
+  readonly earlier?: ReadonlyMap<string, EarlierCall>;
 }
 
 /**
@@ -60,8 +71,12 @@ export function decide(input: DecideInput): Plan {
   );
   let warned = counters.repetitionWarned;
   const calls: PlannedCall[] = [];
+  const inStep = new Map<string, number>();
   for (const [index, call] of completion.toolCalls.entries()) {
-    const streak = streaks.get(callSignature(call.name, call.arguments)) ?? 0;
+    const signature = callSignature(call.name, call.arguments);
+    const streak = streaks.get(signature) ?? 0;
+    const earlier = input.earlier?.get(signature);
+    const sameStep = inStep.get(signature);
     if (streak >= 3) {
       if (counters.repetitionWarned) {
         return {
@@ -72,7 +87,12 @@ export function decide(input: DecideInput): Plan {
       }
       warned = true;
       calls.push({ call, effect: effects[index]!, disposition: 'repeat_feedback' });
+    } else if (earlier !== undefined) {
+      calls.push({ call, effect: effects[index]!, disposition: 'duplicate', duplicateOf: { callId: earlier.callId, result: earlier.result } });
+    } else if (sameStep !== undefined) {
+      calls.push({ call, effect: effects[index]!, disposition: 'duplicate', duplicateOf: { callId: completion.toolCalls[sameStep]!.id, index: sameStep } });
     } else {
+      inStep.set(signature, index);
       calls.push({ call, effect: effects[index]!, disposition: 'execute' });
     }
   }
@@ -88,12 +108,8 @@ export function decide(input: DecideInput): Plan {
           : `This message already made ${counters.mutations} change(s), the most allowed (maxMutationsPerMessage); no further change runs.`,
     };
   }
-  if (counters.readCalls + reads > settings.maxToolCallsPerMessage) {
-    return {
-      kind: 'fail',
-      code: 'tool_call_limit',
-      message: `This message reached its limit of ${settings.maxToolCallsPerMessage} tool calls (maxToolCallsPerMessage); ask a narrower question.`,
-    };
+  if (counters.readCalls + reads > settings.maxRetriesPerMessage) {
+    return { kind: 'fail', code: 'tool_retry_limit', message: readLimitMessage(settings) };
   }
   return { kind: 'tools', calls, streaks, warned };
 }
@@ -115,10 +131,13 @@ export function afterTools(
     repetitionWarned: plan.warned,
     toolCalls: counters.toolCalls + plan.calls.length,
   };
-  if (next.failedCalls > settings.maxRetriesPerMessage) {
+  if (next.failedCalls > settings.maxFailedCallsPerMessage) {
     return {
       counters: next,
-      failure: { code: 'tool_retry_limit', message: `Tool calls failed ${next.failedCalls} times in this message, more than maxRetriesPerMessage (${settings.maxRetriesPerMessage}).` },
+      failure: {
+        code: 'tool_failure_limit',
+        message: `Tool calls failed ${next.failedCalls} times in this message, more than maxFailedCallsPerMessage (${settings.maxFailedCallsPerMessage}).`,
+      },
     };
   }
   if (next.correctionStreak > settings.maxArgumentCorrections) {
@@ -131,4 +150,9 @@ export function afterTools(
     };
   }
   return { counters: next };
+}
+
+/** The read bound's message, for a model's calls and a router's steps alike. */
+export function readLimitMessage(settings: EngineSettings): string {
+  return `This message reached its limit of ${settings.maxRetriesPerMessage} read tool calls (maxRetriesPerMessage); ask a narrower question.`;
 }

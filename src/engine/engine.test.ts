@@ -71,8 +71,8 @@ describe('one turn, end to end', () => {
     expect((await store.listItems(first.events[0]!.thread_id)).filter((item) => item.kind === 'user_text')).toHaveLength(1);
   });
 
-  it('answers turn_in_progress while the thread has an active turn', async () => {
-    const { engine } = kit({ completions: [{ text: 'slow', delayMs: 100 }, { text: 'second' }] });
+  it('answers turn_in_progress while the thread has an active turn and no queue (maxQueuedMessages: 0)', async () => {
+    const { engine } = kit({ completions: [{ text: 'slow', delayMs: 100 }, { text: 'second' }] }, { maxQueuedMessages: 0 });
     const first = engine.send({ actor: alice, requestKey: key(), text: 'one' });
     const firstDone = collect(first);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,32 +2,42 @@ import { nanoid } from 'nanoid';
 import { PlumbError, actorKey, isPlumbError } from '../core/index.js';
 import type { Actor, JsonValue } from '../core/index.js';
 import type { Provider } from '../providers/index.js';
-import type { BeginTurnResult, ItemRecord, Store, ThreadRecord, TurnRecord } from '../store/index.js';
+import type { BeginTurnResult, ItemRecord, QueuedMessage, Store, ThreadRecord, TurnRecord } from '../store/index.js';
 import { LANGUAGES } from '../router/index.js';
-import { createDispatcher } from '../tools/index.js';
-import type { ChatApp, Tool, ToolSettings, ToolSettingsInput } from '../tools/index.js';
+import { askUserToolName, createAskUserTool, createDispatcher, createReadResultTool, readResultToolName } from '../tools/index.js';
+import type { ChatApp, DispatchInstrument, Tool, ToolSettings, ToolSettingsInput } from '../tools/index.js';
 import { storeConfirmations } from './confirmation-adapter.js';
 import { EventChannel } from './event-channel.js';
 import { collect } from './events.js';
 import type { ChatEvent, Collected } from './events.js';
 import { HookBus } from './hooks.js';
 import type { EngineHooks, HookListener, HookName, Logger } from './hooks.js';
-import { newItems, retryReason, toolCallOf, toolResultOf } from './journal.js';
+import { newItems, retryReason, storedResultOf, toolCallOf, toolResultOf } from './journal.js';
+import { answeredResult, resolveAnswer, turnOfQuestion, unansweredQuestions } from './questions.js';
+import type { AnswerInput } from './questions.js';
+import { ThreadQueue, queueView, queuedMessageUnavailable } from './thread-queue.js';
+import type { QueuedStart } from './thread-queue.js';
 import { replayEvents } from './replay.js';
 import { recoverInterruptedTurns } from './restart.js';
+import { EngineLease } from './lease.js';
 import { parseEngineSettings } from './settings.js';
 import type { EngineSettings, EngineSettingsInput } from './settings.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { reportCall } from './tool-step.js';
-import { renderAnswer } from './answer/index.js';
+import { writeAnswer } from '../answers/index.js';
 import { driveTurn } from './router-turn.js';
+import { turnDiagnostics } from './diagnostics.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
 import { LiveSessions } from './live-sessions.js';
+import type { PlannedRunner } from './planned-port.js';
 import { TurnRun, tailOrdinals } from './turn-run.js';
 import { TurnSlots } from './turn-slots.js';
 import { ThreadTails } from './thread-tails.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
+import { TokenEstimator } from './tokens.js';
+import { forkPoint, generatedTitle, pageItems, pageThreads, personTitle, threadState } from './thread-ops.js';
+import type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, ThreadPageView, ThreadState } from './thread-ops.js';
 
 export interface EngineOptions {
   /** The host's data (managers for the schema context, GraphQL for the data tools). */
@@ -40,6 +50,13 @@ export interface EngineOptions {
   /** The dispatcher's settings (allowed mutations, confirmTimeoutSeconds, result bounds). */
   readonly toolSettings?: ToolSettings | ToolSettingsInput;
   readonly hooks?: EngineHooks;
+  /**
+   * Planned read orchestration (`createPlannedRunner` from `plumb/planned`): fresh turns the router
+   * leaves unread are planned, executed with read tools and synthesized instead of one tool loop.
+   */
+  readonly planned?: PlannedRunner;
+  /** Wraps every tool call the engine's dispatcher runs (tracing: `plumb/telemetry`). */
+  readonly instrumentTools?: DispatchInstrument;
   readonly logger?: Logger;
   /** Milliseconds since the epoch. Default `Date.now`. */
   readonly clock?: () => number;
@@ -101,6 +118,25 @@ export interface RetryRequest {
   readonly signal?: AbortSignal;
 }
 
+/** An answer to a question a turn put (its `question` event's `id`): free text, or one of its choices by id or value. */
+export interface AnswerRequest extends AnswerInput {
+  readonly actor: Actor;
+  readonly questionId: string;
+  /** For a router question, whose answer starts the reply's turn: its request key (default a new one). */
+  readonly requestKey?: string;
+  readonly signal?: AbortSignal;
+  /** As in `send`. */
+  readonly canConfirm?: boolean;
+  /** As in `send`, for a router question's reply. */
+  readonly language?: string;
+}
+
+/** A thread's queue after a change to it, head first. */
+export interface QueueChange {
+  readonly threadId: string;
+  readonly queue: readonly QueuedView[];
+}
+
 export interface ThreadView {
   readonly thread: ThreadRecord;
   readonly turns: readonly TurnRecord[];
@@ -117,15 +153,47 @@ export interface Engine {
   /** Cancels the thread's active turn; resolves with the turn once it settled (undefined when none was active). */
   cancel(request: CancelRequest): Promise<TurnRecord | undefined>;
   retry(request: RetryRequest): AsyncIterable<ChatEvent>;
+  /**
+   * Answers a question (docs/engine.md, "Questions to the person"): a model's or a tool's resumes
+   * its waiting turn with the answer as the call's result, and streams the rest of it; a router's
+   * starts the reply's turn, read as the answer to that question. `question_unavailable` when it is
+   * not the actor's, was answered, or its turn went on; `bad_answer` when it does not take this answer.
+   */
+  answer(request: AnswerRequest): AsyncIterable<ChatEvent>;
+  /**
+   * The thread queue (docs/engine.md, "Queue and steering"): a message sent while a turn runs or
+   * waits on a person waits here (`send` streams `queued`, then its own turn when it runs). Each
+   * change answers the thread's queue after it; `queued_message_unavailable` once the message ran,
+   * joined a turn, was removed, or (edit) no longer holds `expectedText`.
+   */
+  readonly queue: {
+    list(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly QueuedView[]>;
+    edit(request: { readonly actor: Actor; readonly queueId: string; readonly text: string; readonly expectedText?: string }): Promise<QueueChange>;
+    remove(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
+    /** Steers: the message joins the running turn before its next model round, or (a router turn, a turn waiting on a person) runs next. */
+    sendNow(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
+  };
   readonly threads: {
     list(actor: Actor, options?: { readonly limit?: number }): Promise<readonly ThreadRecord[]>;
     view(request: { readonly actor: Actor; readonly threadId: string }): Promise<ThreadView>;
     history(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly ItemRecord[]>;
     delete(request: { readonly actor: Actor; readonly threadId: string }): Promise<boolean>;
+    /** A page of the actor's threads, most recently updated first; with `search`, those whose title or messages contain it. */
+    page(request: { readonly actor: Actor } & ThreadPageRequest): Promise<ThreadPageView>;
+    /** A page of the thread's items: at most 150 items and 512 KiB of their data (a larger item comes alone). */
+    items(request: { readonly actor: Actor; readonly threadId: string } & ItemPageRequest): Promise<ItemPageView>;
+    /** A person's title; `null` gives the thread a generated one from its journal (no model). Does not make it the latest thread. */
+    rename(request: { readonly actor: Actor; readonly threadId: string; readonly title: string | null }): Promise<ThreadRecord>;
+    /** A new thread from one of this one's messages: through an answer, or up to (without) a person's message, whose text comes back as `text`. */
+    fork(request: { readonly actor: Actor; readonly threadId: string; readonly itemId: string }): Promise<{ readonly thread: ThreadRecord; readonly text?: string }>;
+    /** The thread as it is now (latest turn, shown text, pending confirmation and question, queue), for a live view. */
+    state(request: { readonly actor: Actor; readonly threadId: string }): Promise<ThreadState>;
   };
   on<K extends HookName>(name: K, listener: HookListener<K>): () => void;
   /** Resolves lapsed confirmations now (as their timers would) and resumes their turns; returns how many. */
   expirePending(): Promise<number>;
+  /** Ends now (as the lease heartbeat does) the turns whose engine's lease lapsed; returns how many. */
+  recover(): Promise<number>;
   /** Cancels active turns immediately, waits for them, clears timers. The store stays open. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -145,7 +213,9 @@ class PlumbEngine implements Engine {
   readonly settings: EngineSettings;
   readonly ready: Promise<void>;
   readonly threads: Engine['threads'];
+  readonly queue: Engine['queue'];
   readonly #store: Store;
+  readonly #queue: ThreadQueue;
   readonly #parts: EngineParts;
   readonly #hooks: HookBus;
   readonly #clock: () => number;
@@ -155,35 +225,64 @@ class PlumbEngine implements Engine {
   readonly #bindings = new Map<string, { readonly turnId: string; readonly callId: string }>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #tasks = new Set<Promise<void>>();
+  readonly #lease: EngineLease;
   #closed = false;
 
   constructor(options: EngineOptions) {
     this.settings = parseEngineSettings(options.settings);
     this.#slots = new TurnSlots(this.settings.maxConcurrentTurns, this.settings.maxWaitingTurns);
-    this.#tails = new ThreadTails(this.settings.threadTailCacheItems, tailOrdinals(this.settings.maxRecentMessages));
+    this.#tails = new ThreadTails(this.settings.threadTailCacheItems, tailOrdinals);
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
     this.#hooks = new HookBus(options.hooks, options.logger);
+    this.#lease = new EngineLease({
+      store: options.store,
+      ttlMs: this.settings.leaseSeconds * 1000,
+      ids: () => nanoid(),
+      onHeartbeat: async () => {
+        if (this.settings.recoverOnStart) this.#promoteAfter(await recoverInterruptedTurns(this.#store, this.#clock));
+      },
+      onLost: (_lost, id) => this.#adoptRuns(id),
+      onError: (error) => this.#hooks.emit('error', { error, code: 'chat_error', source: 'recovery' }),
+    });
     const clock = this.#clock;
     const routing = routingParts(options, this.settings);
     // The dispatcher also holds the reader's read tools (the router's data-read steps call them); the model is not offered them.
-    const modelTools = new Set(options.tools.map((tool) => tool.name));
+    // `ask_user` (askUserTool): the model asks the person, and the turn waits for the answer.
+    const askTools = this.settings.askUserTool && !options.tools.some((tool) => tool.name === askUserToolName) ? [createAskUserTool()] : [];
+    const modelTools = new Set([...options.tools, ...askTools].map((tool) => tool.name));
     const readTools = routing === undefined ? [] : routing.reader.readTools.filter((tool) => !modelTools.has(tool.name));
+    const store = options.store;
+    // Built in: pages through the results a model's calls returned too large to show (docs/tools.md).
+    const readResult = createReadResultTool(async ({ resultId, threadId, actor }) => {
+      if (threadId === undefined) return undefined;
+      const thread = await store.getThread(threadId);
+      const turnId = resultId.replace(/\.r\d+\.\d+$/, '');
+      if (thread === undefined || thread.owner !== actorKey(actor) || turnId === resultId) return undefined;
+      const item = (await store.listItems(threadId, { turnId })).find((candidate) => candidate.id === resultId);
+      return item === undefined ? undefined : storedResultOf(item);
+    });
     const dispatcher = createDispatcher({
-      tools: [...options.tools, ...readTools],
+      tools: [...options.tools, ...askTools, ...readTools, readResult],
       app: options.app,
       settings: options.toolSettings,
       confirmations: storeConfirmations(options.store, (threadId) => (threadId === undefined ? undefined : this.#bindings.get(threadId))),
       clock: () => new Date(clock()),
       ids: options.ids ?? (() => nanoid()),
+      instrument: options.instrumentTools,
       onError: (error, report) =>
         this.#hooks.emit('error', { error, code: 'tool_failed', threadId: report.threadId, source: report.phase === 'handler' ? 'tool' : 'confirmation_store' }),
     });
+    const toolDefinitions = dispatcher.definitions().filter((definition) => modelTools.has(definition.name));
+    const readResultTool = dispatcher.definitions().find((definition) => definition.name === readResultToolName)!;
     this.#parts = {
       store: options.store,
       provider: options.provider,
       dispatcher,
-      toolDefinitions: readTools.length === 0 ? dispatcher.definitions() : dispatcher.definitions().filter((definition) => modelTools.has(definition.name)),
+      toolDefinitions,
+      readResultTool,
+      readResultTools: Object.freeze([...toolDefinitions, readResultTool]),
+      tokens: new TokenEstimator(options.provider?.model ?? ''),
       settings: this.settings,
       hooks: this.#hooks,
       systemPrompt: buildSystemPrompt(options.app, this.settings.systemPrompt, this.settings.maxSchemaManagersInPrompt),
@@ -196,6 +295,44 @@ class PlumbEngine implements Engine {
       scheduleExpiry: (confirmationId, expiresAt) => this.#scheduleExpiry(confirmationId, expiresAt),
       routing,
       tails: this.#tails,
+      planned: options.planned,
+      joinSteered: (run) => this.#queue.join(run),
+    };
+    this.#queue = new ThreadQueue({
+      store: options.store,
+      limit: () => this.settings.maxQueuedMessages,
+      lease: () => this.#lease.id,
+      run: (start) => this.#runQueued(start),
+      channel: () => this.#channel(),
+      changed: (threadId) => this.#hooks.emit('queueChanged', { threadId }),
+      report: (error) => this.#hooks.emit('error', { error, code: 'chat_error', source: 'queue' }),
+      track: (task) => this.#track(task),
+    });
+    this.queue = {
+      list: async ({ actor, threadId }) => queueView(await this.#store.listQueued((await this.#ownedThread(actor, threadId)).id)),
+      edit: async ({ actor, queueId, text, expectedText }) => {
+        if (typeof text !== 'string' || text.trim() === '') throw new PlumbError('bad_message', 'The message text is missing or blank. Send some text.');
+        const message = await this.#ownedQueued(actor, queueId);
+        if ((await this.#store.editQueued(message.id, text, expectedText)) === undefined) throw queuedMessageUnavailable();
+        this.#hooks.emit('queueChanged', { threadId: message.threadId });
+        return this.#queueChange(message.threadId);
+      },
+      remove: async ({ actor, queueId }) => {
+        const message = await this.#ownedQueued(actor, queueId);
+        if (!(await this.#store.removeQueued(message.id))) throw queuedMessageUnavailable();
+        this.#queue.left(message, 'removed');
+        this.#hooks.emit('queueChanged', { threadId: message.threadId });
+        return this.#queueChange(message.threadId);
+      },
+      sendNow: async ({ actor, queueId }) => {
+        const message = await this.#ownedQueued(actor, queueId);
+        if ((await this.#store.steerQueued(message.id)) === undefined) throw queuedMessageUnavailable();
+        this.#queue.steered(message.threadId);
+        this.#hooks.emit('queueChanged', { threadId: message.threadId });
+        // A thread that became free meanwhile runs it at once.
+        this.#queue.promote(message.threadId);
+        return this.#queueChange(message.threadId);
+      },
     };
     this.threads = {
       list: async (actor, listOptions) => {
@@ -218,8 +355,30 @@ class PlumbEngine implements Engine {
           await active.settled;
         }
         this.#tails.forget(thread.id);
-        return this.#store.deleteThread(thread.id);
+        const queued = await this.#store.listQueued(thread.id);
+        const deleted = await this.#store.deleteThread(thread.id);
+        for (const message of queued) this.#queue.left(message, 'removed');
+        return deleted;
       },
+      page: async ({ actor, ...request }) => {
+        await this.#usable();
+        return pageThreads(this.#store, this.#owner(actor), request);
+      },
+      items: async ({ actor, threadId, ...request }) => pageItems(this.#store, await this.#ownedThread(actor, threadId), request),
+      rename: async ({ actor, threadId, title }) => {
+        const thread = await this.#ownedThread(actor, threadId);
+        if (title !== null) return (await this.#store.setThreadTitle(thread.id, personTitle(title), 'person')) ?? thread;
+        const first = (await this.#store.listTurns(thread.id)).find((turn) => turn.status === 'completed');
+        const generated = first === undefined ? undefined : generatedTitle(await this.#store.listItems(thread.id, { turnId: first.id }), this.#titleLabel());
+        return (await this.#store.setThreadTitle(thread.id, generated ?? thread.title, 'generated')) ?? thread;
+      },
+      fork: async ({ actor, threadId, itemId }) => {
+        const thread = await this.#ownedThread(actor, threadId);
+        const point = forkPoint(await this.#store.listItems(thread.id), itemId);
+        const fork = await this.#store.forkThread({ threadId: thread.id, throughOrdinal: point.through, fromItemId: point.item.id });
+        return point.text === undefined ? { thread: fork } : { thread: fork, text: point.text };
+      },
+      state: async ({ actor, threadId }) => threadState(this.#store, await this.#ownedThread(actor, threadId)),
     };
     this.ready = this.#start();
     this.ready.catch(() => undefined);
@@ -230,6 +389,7 @@ class PlumbEngine implements Engine {
   }
 
   async #start(): Promise<void> {
+    await this.#lease.acquire();
     if (this.settings.recoverOnStart) {
       try {
         await recoverInterruptedTurns(this.#store);
@@ -239,6 +399,62 @@ class PlumbEngine implements Engine {
     }
     for (const turn of await this.#store.turnsWithStatus('waiting')) {
       for (const pending of await this.#store.pendingConfirmations(turn.id)) this.#scheduleExpiry(pending.id, pending.expiresAt);
+    }
+    // What was queued while the last engine ran and nobody ran since (a crash, a restart).
+    for (const threadId of await this.#store.queuedThreads()) this.#queue.promote(threadId);
+    if (!this.#closed) this.#lease.startHeartbeat();
+  }
+
+  /** Tracks background work, so that `close` waits for it. */
+  #track(task: Promise<void>): void {
+    this.#tasks.add(task);
+    void task.finally(() => this.#tasks.delete(task));
+  }
+
+  /** Recovery ended these turns: their threads' queues may run. */
+  #promoteAfter(ended: readonly TurnRecord[]): void {
+    for (const turn of ended) this.#queue.promote(turn.threadId);
+  }
+
+  async recover(): Promise<number> {
+    await this.#usable();
+    const ended = await recoverInterruptedTurns(this.#store, this.#clock);
+    this.#promoteAfter(ended);
+    return ended.length;
+  }
+
+  /**
+   * The lease lapsed before its renewal (the process stalled past it): the running turns move to
+   * the new lease, each by a compare-and-set that fails for a turn another engine's recovery ended
+   * meanwhile; such a run is stopped.
+   */
+  async #adoptRuns(lease: string): Promise<void> {
+    this.#hooks.emit('error', { error: new Error('The engine lease lapsed before it was renewed.'), code: 'lease_lost', source: 'recovery' });
+    for (const active of [...this.#active.values()]) {
+      const adopted = await this.#store.updateTurn(active.run.turnId, { lease }, ['accepted', 'running']);
+      if (adopted === undefined) active.run.cancel('immediate');
+    }
+  }
+
+  /** The router's name for a tool's rows ("parts"), for generated titles. */
+  #titleLabel(): ((tool: string, language: string) => string | null) | undefined {
+    const reader = this.#parts.routing?.reader;
+    if (reader?.label === undefined) return undefined;
+    return (tool, language) => reader.label!(tool, language as Parameters<NonNullable<EngineReader['label']>>[1], 2);
+  }
+
+  /**
+   * A title from the thread's first completed turn, without a model; never over a person's. After
+   * the turn's `done` (its reader is not held), before the run lets the thread go, so that a
+   * client reading the thread after the turn sees it.
+   */
+  async #generateTitle(run: TurnRun): Promise<void> {
+    const title = generatedTitle(run.turnItems(), this.#titleLabel());
+    if (title === undefined) return;
+    try {
+      await this.#store.setThreadTitle(run.thread.id, title, 'generated', { onlyIf: [null] });
+    } catch (error) {
+      this.#hooks.emit('error', { error, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'turn' });
     }
   }
 
@@ -281,7 +497,7 @@ class PlumbEngine implements Engine {
   /** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
   async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<BeginTurnResult> {
     const created = await this.#store.createThread({ owner, title });
-    const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text });
+    const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
     if (begun.turn.threadId !== created.id) await this.#store.deleteThread(created.id);
     return begun;
   }
@@ -297,7 +513,7 @@ class PlumbEngine implements Engine {
   /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
   async #beginInOwnedThread(owner: string, threadId: string, request: SendRequest): Promise<BeginTurnResult> {
     try {
-      return await this.#store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text });
+      return await this.#store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
     } catch (error) {
       throw isPlumbError(error) && error.code === 'store_not_found' ? threadNotFound(threadId) : error;
     }
@@ -344,7 +560,7 @@ class PlumbEngine implements Engine {
     return collect(this.send(request));
   }
 
-  async #send(request: SendRequest, channel: EventChannel<ChatEvent>): Promise<void> {
+  async #send(request: SendRequest, channel: EventChannel<ChatEvent>, answering?: string): Promise<void> {
     await this.#usable();
     if (typeof request.text !== 'string' || request.text.trim() === '') throw new PlumbError('bad_message', 'The message text is missing or blank. Send some text.');
     if (typeof request.requestKey !== 'string' || request.requestKey === '') {
@@ -363,11 +579,18 @@ class PlumbEngine implements Engine {
         ? await this.#beginInOwnedThread(owner, request.threadId, request)
         : request.newThread === true
           ? await this.#beginInNewThread(owner, title, request)
-          : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text });
+          : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
     const thread = begun.thread;
     const base = { thread_id: thread.id, turn_id: begun.turn.id };
     if (begun.outcome === 'busy') {
-      void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message: 'This conversation is still answering a message. Wait for it to finish or cancel it.' });
+      // Queued, to run once the thread's turn is over: this stream says where, then carries it.
+      const limit = this.settings.maxQueuedMessages;
+      const queued = limit > 0 && (await this.#queue.wait({ threadId: thread.id, owner, actor: request.actor as unknown as JsonValue, requestKey: request.requestKey, text: request.text, language: request.language }, channel, request.canConfirm ?? true));
+      if (queued) return;
+      const message = limit > 0
+        ? `This conversation is still answering a message and already has ${limit} waiting (maxQueuedMessages). Wait for them, or remove one.`
+        : 'This conversation is still answering a message. Wait for it to finish or cancel it.';
+      void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message });
       return;
     }
     if (begun.outcome === 'existing') {
@@ -395,6 +618,7 @@ class PlumbEngine implements Engine {
         canConfirm: request.canConfirm,
         language: request.language,
         turnItemsOnly: begun.userItem.ordinal !== 1,
+        answering,
       }),
       () => Promise.resolve(),
     );
@@ -412,16 +636,113 @@ class PlumbEngine implements Engine {
       await this.#slots.acquire(run.signal);
       slot = true;
       run.waitingForSlot = false;
+      run.startDeadline();
       await before(run);
       await driveTurn(run);
+      if (run.ended?.status === 'completed' && run.thread.titleSource === null) await this.#generateTitle(run);
+      if (this.#hooks.has('turnDiagnostics')) this.#hooks.emit('turnDiagnostics', { actor: run.actor, threadId: run.thread.id, turnId: run.turnId, record: turnDiagnostics(run) });
       // A run that did not hold the thread's tail leaves the kept one stale: forgotten rather than kept until evicted.
-      if (run.journalIntact && run.holdsThreadTail) this.#tails.remember(run.thread.id, run.items);
+      if (run.journalIntact && run.holdsThreadTail) this.#tails.remember(run.thread.id, run.items, run.contextFrom);
       else this.#tails.forget(run.thread.id);
     } finally {
+      run.dispose();
       if (slot) this.#slots.release();
       this.#active.delete(run.thread.id);
       release?.();
+      // The thread is free once its turn ended (not paused on a person): its queue's next message runs.
+      if (run.ended !== undefined) this.#queue.promote(run.thread.id);
     }
+  }
+
+  /** A queued message begun as its thread's turn: run as the actor who sent it. */
+  async #runQueued(start: QueuedStart): Promise<void> {
+    const { message, begun } = start;
+    const actor = message.actor as unknown as Actor;
+    this.#hooks.emit('messageReceived', { actor, threadId: begun.thread.id, turnId: begun.turn.id, text: message.text });
+    const run = new TurnRun({
+      parts: this.#parts,
+      actor,
+      thread: begun.thread,
+      turn: begun.turn,
+      channel: start.channel,
+      items: [begun.userItem],
+      counters: emptyCounters,
+      canConfirm: start.canConfirm,
+      language: message.language ?? undefined,
+      turnItemsOnly: begun.userItem.ordinal !== 1,
+    });
+    try {
+      await this.#run(run, () => Promise.resolve());
+    } finally {
+      start.channel.close();
+    }
+  }
+
+  async #ownedQueued(actor: Actor, queueId: string): Promise<QueuedMessage> {
+    await this.#usable();
+    const owner = this.#owner(actor);
+    const message = typeof queueId === 'string' ? await this.#store.getQueued(queueId) : undefined;
+    if (message === undefined || message.owner !== owner) throw queuedMessageUnavailable();
+    return message;
+  }
+
+  async #queueChange(threadId: string): Promise<QueueChange> {
+    return { threadId, queue: queueView(await this.#store.listQueued(threadId)) };
+  }
+
+  answer(request: AnswerRequest): AsyncIterable<ChatEvent> {
+    const channel = this.#channel();
+    return this.#spawn(channel, () => this.#answer(request, channel), request.signal);
+  }
+
+  async #answer(request: AnswerRequest, channel: EventChannel<ChatEvent>): Promise<void> {
+    await this.#usable();
+    const unavailable = (): PlumbError => new PlumbError('question_unavailable', 'There is no open question with that id for you: it was answered, or its conversation went on. Refresh the conversation.');
+    const owner = actorKey(request.actor);
+    const turnId = turnOfQuestion(request.questionId);
+    const found = turnId === undefined ? undefined : await this.#store.getTurn(turnId);
+    if (found === undefined || owner === undefined || found.owner !== owner) throw unavailable();
+    const thread = await this.#store.getThread(found.threadId);
+    if (thread === undefined) throw unavailable();
+    const asked = unansweredQuestions(await this.#store.listItems(thread.id, { turnId: found.id })).find((question) => question.questionId === request.questionId);
+    if (asked === undefined) throw unavailable();
+    const answer = resolveAnswer(asked, request);
+    if ('problem' in answer) throw new PlumbError('bad_answer', answer.problem);
+    if (asked.source === 'router') {
+      // The router's question ended its turn; the reply is the thread's next turn, read as the answer to it.
+      const latest = (await this.#store.listTurns(thread.id)).at(-1);
+      if (latest?.id !== found.id) throw unavailable();
+      const requestKey = request.requestKey ?? `${request.questionId}.a`;
+      return this.#send({ actor: request.actor, threadId: thread.id, requestKey, text: answer.text, ...(request.language === undefined ? {} : { language: request.language }), ...(request.canConfirm === undefined ? {} : { canConfirm: request.canConfirm }) }, channel, request.questionId);
+    }
+    // Claimed like a confirmation: the turn moves from waiting to running under this engine, once.
+    const turn = await this.#store.updateTurn(found.id, { status: 'running', lease: this.#lease.id }, ['waiting']);
+    if (turn === undefined) throw unavailable();
+    const items = [...(await this.#store.listItems(thread.id))];
+    const turnItems = items.filter((item) => item.turnId === turn.id);
+    const open = unansweredQuestions(turnItems);
+    if (!open.some((question) => question.questionId === asked.questionId)) {
+      await this.#store.updateTurn(turn.id, { status: 'waiting' }, ['running']);
+      throw unavailable();
+    }
+    const result = answeredResult(asked, answer);
+    const run = new TurnRun({ parts: this.#parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters, canConfirm: request.canConfirm });
+    const recorded = [newItems.answer({ questionId: asked.questionId, text: answer.text, ...(answer.choice === undefined ? {} : { choice: answer.choice }), via: 'answer' })];
+    if (asked.callId !== undefined) recorded.push(newItems.toolResult({ callId: asked.callId, name: asked.tool ?? '', result }));
+    if (open.length > 1) {
+      // Other questions of the step are still open: the turn waits on for them.
+      await run.append(recorded, { status: 'waiting' });
+      const waiting = run.emit({ type: 'tool_result', id: asked.callId ?? asked.questionId, name: asked.tool ?? '', result });
+      if (waiting !== undefined) await waiting;
+      return;
+    }
+    run.counters = replayCounters(run.turnItems());
+    await this.#run(run, async () => {
+      await run.append(recorded, { status: 'running' });
+      run.counters = replayCounters(run.turnItems());
+      const waiting = run.emit({ type: 'tool_result', id: asked.callId ?? asked.questionId, name: asked.tool ?? '', result });
+      if (waiting !== undefined) await waiting;
+    });
   }
 
   confirm(request: ConfirmRequest): AsyncIterable<ChatEvent> {
@@ -444,7 +765,8 @@ class PlumbEngine implements Engine {
     const record = await this.#store.getConfirmation(request.confirmationId);
     if (record === undefined || owner === undefined || record.owner !== owner) return unavailable();
     const thread = await this.#store.getThread(record.threadId);
-    const turn = await this.#store.updateTurn(record.turnId, { status: 'running' }, ['waiting']);
+    // A turn resumed here, wherever it paused, runs under this engine's lease from now on.
+    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#lease.id }, ['waiting']);
     if (thread === undefined || turn === undefined || record.status !== 'pending') {
       if (turn !== undefined) await this.#store.updateTurn(turn.id, { status: 'waiting' }, ['running']);
       return unavailable(record.threadId, record.turnId);
@@ -537,7 +859,7 @@ class PlumbEngine implements Engine {
       return false;
     }
     const thread = await this.#store.getThread(record.threadId);
-    const turn = await this.#store.updateTurn(record.turnId, { status: 'running' }, ['waiting']);
+    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#lease.id }, ['waiting']);
     if (thread === undefined || turn === undefined) return false;
     const claim = await this.#store.claimConfirmation(record.id, record.owner, now, { status: 'cancelled', reason: 'confirmation_timed_out' });
     if (claim.outcome !== 'expired') {
@@ -583,14 +905,16 @@ class PlumbEngine implements Engine {
     }
     const waiting = (await this.#store.listTurns(thread.id)).find((turn) => turn.status === 'waiting');
     if (waiting === undefined) return undefined;
-    const turn = await this.#store.updateTurn(waiting.id, { status: 'running' }, ['waiting']);
+    const turn = await this.#store.updateTurn(waiting.id, { status: 'running', lease: this.#lease.id }, ['waiting']);
     if (turn === undefined) return this.#store.getTurn(waiting.id);
     for (const pending of await this.#store.pendingConfirmations(turn.id)) this.#clearExpiry(pending.id);
     const channel = this.#channel();
     channel.detach();
-    const run = new TurnRun({ parts: this.#parts, actor: { kind: 'anonymous' }, thread, turn, channel, items: [], counters: emptyCounters });
+    const items = [...(await this.#store.listItems(thread.id, { turnId: turn.id }))];
+    const run = new TurnRun({ parts: this.#parts, actor: { kind: 'anonymous' }, thread, turn, channel, items, counters: emptyCounters });
     run.cancelMode = request.mode;
     await run.cancelled();
+    this.#queue.promote(thread.id);
     return this.#store.getTurn(turn.id);
   }
 
@@ -617,21 +941,12 @@ class PlumbEngine implements Engine {
     }
     const turns = await this.#store.listTurns(found.threadId);
     const latest = turns[turns.length - 1];
-    const retryable =
-      found.status === 'failed' && (found.failureCode === 'interrupted' || found.failureCode === 'rate_limited' || (found.failureCode ?? '').startsWith('provider_'));
-    if (!retryable || latest?.id !== found.id) {
-      void channel.push({
-        ...base,
-        type: 'error',
-        code: 'not_retryable',
-        message:
-          found.failureCode === 'effect_outcome_unknown'
-            ? 'This turn stopped while a change was running; it cannot be retried because the change might run twice. Check the data and ask again.'
-            : 'Only the latest turn of a conversation that failed with interrupted or a provider failure can be retried.',
-      });
+    const refused = retryRefusal(found, latest);
+    if (refused !== undefined) {
+      void channel.push({ ...base, type: 'error', code: 'not_retryable', reason: refused.reason, message: refused.message });
       return;
     }
-    const turn = await this.#store.updateTurn(found.id, { status: 'running', failureCode: null, failureMessage: null }, ['failed']);
+    const turn = await this.#store.updateTurn(found.id, { status: 'running', failureCode: null, failureMessage: null, lease: this.#lease.id }, [found.status === 'cancelled' ? 'cancelled' : 'failed']);
     if (turn === undefined) {
       void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message: 'This turn is already being retried.' });
       return;
@@ -666,6 +981,7 @@ class PlumbEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#queue.close();
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     for (const active of this.#active.values()) {
@@ -674,6 +990,9 @@ class PlumbEngine implements Engine {
       active.run.channel.detach();
     }
     await Promise.allSettled([...this.#tasks]);
+    // Released once nothing runs under it: what is left active (nothing, normally) is orphaned at once.
+    await this.ready.catch(() => undefined);
+    await this.#lease.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -689,12 +1008,32 @@ function routingParts(options: EngineOptions, settings: EngineSettings): Routing
   }
   return {
     reader: options.reader,
-    answer: options.answer ?? renderAnswer,
-    onUnread: settings.onUnread ?? (options.provider === undefined ? 'refuse' : 'model'),
+    answer: options.answer ?? writeAnswer,
+    onUnread: settings.onUnread ?? (options.provider === undefined && options.planned === undefined ? 'refuse' : 'model'),
     askToRephrase: settings.askToRephrase,
     answerWith: settings.answerWith,
     live: new LiveSessions(),
   };
+}
+
+/**
+ * Why a turn may not be retried, as the `reason` of `not_retryable`: its write's outcome is unknown
+ * (it might run twice), a later turn exists, it is still active or completed, or it failed in a way
+ * that running it again would repeat (a bound, a refusal). A turn that failed `interrupted`,
+ * `rate_limited`, `deadline_exceeded` or with a provider code, or that a person stopped (cancelled
+ * with nothing in flight), is retried from its committed items.
+ */
+export function retryRefusal(turn: TurnRecord, latest: TurnRecord | undefined): { readonly reason: string; readonly message: string } | undefined {
+  const code = turn.failureCode ?? '';
+  if (code === 'effect_outcome_unknown') {
+    return { reason: 'effect_outcome_unknown', message: 'This turn stopped while a change was running; it cannot be retried because the change might run twice. Check the data and ask again.' };
+  }
+  if (latest?.id !== turn.id) return { reason: 'not_latest', message: 'Only the latest turn of a conversation can be retried; a later message was sent after this one.' };
+  if (turn.status === 'accepted' || turn.status === 'running' || turn.status === 'waiting') return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for it to end.' };
+  if (turn.status === 'completed') return { reason: 'completed', message: 'This turn completed; send the message again to ask again.' };
+  const retryable = turn.status === 'cancelled' ? code === 'cancelled' : code === 'interrupted' || code === 'rate_limited' || code === 'deadline_exceeded' || code.startsWith('provider_');
+  if (retryable) return undefined;
+  return { reason: code === '' ? 'not_retryable' : code, message: 'Only a turn that was stopped, or that failed with interrupted, deadline_exceeded, rate_limited or a provider failure, can be retried.' };
 }
 
 function threadNotFound(threadId: string): PlumbError {

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/index.js';
+import type { ValueSource } from '../answers/index.js';
 
 /**
  * The event vocabulary every caller sees, in order. Every event carries `thread_id` and
@@ -15,16 +16,22 @@ export interface ToolCallEvent extends Base {
   readonly name: string;
   /** The parsed arguments, or the model's raw text when it was not JSON. */
   readonly args: JsonValue;
+  /** In a planned turn: the task the call reads for. */
+  readonly task_id?: string;
 }
 export interface ToolResultEvent extends Base {
   readonly type: 'tool_result';
   readonly id: string;
   readonly name: string;
   readonly result: JsonValue;
+  /** In a planned turn: the task the call read for. */
+  readonly task_id?: string;
 }
 export interface TextChunkEvent extends Base {
   readonly type: 'text_chunk';
   readonly content: string;
+  /** A router answer's values and where each came from: offsets in `content`, step, row, field (docs/protocol.md). */
+  readonly provenance?: readonly ValueSource[];
 }
 export interface ConfirmMutationEvent extends Base {
   readonly type: 'confirm_mutation';
@@ -42,12 +49,27 @@ export interface ConfirmMutationEvent extends Base {
 export interface DoneEvent extends Base {
   readonly type: 'done';
   readonly usage: { readonly input_tokens: number; readonly output_tokens: number };
+  /** A planned turn: how many of its plan's tasks the answer stands on, and the ids of the others. */
+  readonly coverage?: { readonly resolved: number; readonly total: number; readonly unresolved: readonly string[] };
+  /** A planned turn that needs the person to choose: the question (also the turn's text) and its choices. */
+  readonly clarification?: { readonly question: string; readonly choices: readonly string[] };
+  /** The answer was cut at the model's length limit, and cut again when it was asked to continue: it is incomplete. */
+  readonly truncated?: true;
+}
+/** A planned turn's task changed status (`pending` with its goal, then running, resolved, blocked…). */
+export interface TaskStatusEvent extends Base {
+  readonly type: 'task_status';
+  readonly task_id: string;
+  readonly status: 'pending' | 'running' | 'resolved' | 'blocked' | 'budget_exhausted' | 'failed';
+  readonly goal?: string;
 }
 export interface ErrorEvent extends Base {
   readonly type: 'error';
   readonly code: string;
   readonly message: string;
   readonly retry_after_seconds?: number;
+  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code). */
+  readonly reason?: string;
 }
 /** A provider attempt failed and another starts: drop the text shown since the last round began. */
 export interface RetryEvent extends Base {
@@ -55,6 +77,51 @@ export interface RetryEvent extends Base {
   readonly attempt: number;
   readonly code: string;
   readonly delay_ms: number;
+}
+
+/** A message sent while its thread was busy waits in the thread's queue; `position` counts from 1 at the head. */
+export interface QueuedEvent extends Base {
+  readonly type: 'queued';
+  readonly queue_id: string;
+  readonly position: number;
+  readonly text: string;
+}
+/**
+ * A queued message left the queue: `started` (its own turn's events follow), `steered` (it joined
+ * the running turn, whose stream carries a `steer` event), or `removed`.
+ */
+export interface UnqueuedEvent extends Base {
+  readonly type: 'unqueued';
+  readonly queue_id: string;
+  readonly reason: 'started' | 'steered' | 'removed';
+}
+/** A message sent now joined this running turn before its next model round: show it as the person's. */
+export interface SteerEvent extends Base {
+  readonly type: 'steer';
+  readonly queue_id: string;
+  readonly text: string;
+}
+export interface QuestionChoice {
+  readonly id: string;
+  readonly label: string;
+  /** What answering with this choice says. */
+  readonly value: string;
+  readonly description?: string;
+}
+/**
+ * The turn asks the person. `source` `model` (the `ask_user` tool) or `tool` (a host tool's
+ * question): the turn waits until it is answered with its `id`. `router`: the router asked for what
+ * it could not read; the turn is over, and the thread's next message (or an answer) replies to it.
+ */
+export interface QuestionEvent extends Base {
+  readonly type: 'question';
+  readonly id: string;
+  readonly text: string;
+  readonly choices: readonly QuestionChoice[];
+  /** Whether an answer other than the choices is taken. */
+  readonly free_text: boolean;
+  readonly source: 'model' | 'tool' | 'router';
+  readonly header?: string;
 }
 
 /** How the router read the turn (router-first turns only), before any step runs. */
@@ -72,7 +139,20 @@ export interface PlanStepView {
   readonly arguments: JsonObject;
 }
 
-export type ChatEvent = PlanEvent | ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | DoneEvent | ErrorEvent | RetryEvent;
+export type ChatEvent =
+  | PlanEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | TaskStatusEvent
+  | TextChunkEvent
+  | ConfirmMutationEvent
+  | DoneEvent
+  | ErrorEvent
+  | RetryEvent
+  | QueuedEvent
+  | UnqueuedEvent
+  | SteerEvent
+  | QuestionEvent;
 export type ChatEventType = ChatEvent['type'];
 
 /** What `collect` gathers: every event, and the answer text as a client would show it. */

@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCallPart } from '../providers/index.js';
 import type { ItemRecord } from '../store/index.js';
-import { itemStep, itemText, toolCallOf, toolResultOf } from './journal.js';
+import { itemStep, itemText, textMarks, toolCallOf, toolResultOf } from './journal.js';
 
 /** Item kinds that become model messages; the rest (errors, markers, summaries) stay out. */
 const messageKinds = new Set(['user_text', 'assistant_text', 'tool_call', 'tool_result']);
@@ -13,27 +13,39 @@ export interface ContextSelection {
 }
 
 /**
- * Splits a thread's message items into an older prefix and the recent window: the last
- * `maxRecent` items, widened so that a tool call is never separated from its results (nor from
- * the rest of its step) and the current turn is always whole.
+ * Splits a thread's message items into an older prefix and the recent part: the newest items whose
+ * tokens (`tokensOf`) fit in `budgetTokens`, taken a step at a time so that a tool call is never
+ * separated from its results (nor from the rest of its step), and the current turn always whole,
+ * whatever it costs.
  */
-export function selectContext(items: readonly ItemRecord[], currentTurnId: string, maxRecent: number): ContextSelection {
+export function selectContext(items: readonly ItemRecord[], currentTurnId: string, budgetTokens: number, tokensOf: (item: ItemRecord) => number): ContextSelection {
   const messages = items.filter((item) => messageKinds.has(item.kind));
   const groups = groupIds(messages);
-  let start = Math.max(0, messages.length - maxRecent);
   const turnStart = messages.findIndex((item) => item.turnId === currentTurnId);
-  if (turnStart >= 0 && turnStart < start) start = turnStart;
-  while (start > 0 && start < messages.length && groups[start - 1] === groups[start]) start--;
+  let start = messages.length;
+  let used = 0;
+  while (start > 0) {
+    let first = start - 1;
+    while (first > 0 && groups[first - 1] === groups[first]) first--;
+    let size = 0;
+    for (let index = first; index < start; index++) size += tokensOf(messages[index]!);
+    if (!(turnStart >= 0 && first >= turnStart) && used + size > budgetTokens) break;
+    used += size;
+    start = first;
+  }
   return { prefix: messages.slice(0, start), recent: messages.slice(start) };
 }
 
-/** One id per message item: a step's text, calls and their results share one. */
+/** One id per message item: a step's text, calls and their results share one, and so does an answer's continuation. */
 function groupIds(messages: readonly ItemRecord[]): string[] {
   const callGroups = new Map<string, string>();
+  let lastText: string | undefined;
   return messages.map((item) => {
+    if (item.kind === 'assistant_text' && lastText !== undefined && textMarks(item).continuation) return lastText;
     if (item.kind === 'assistant_text' || item.kind === 'tool_call') {
       const group = `${item.turnId}#${itemStep(item)}`;
       if (item.kind === 'tool_call') callGroups.set(`${item.turnId}#${toolCallOf(item).callId}`, group);
+      else lastText = group;
       return group;
     }
     if (item.kind === 'tool_result') return callGroups.get(`${item.turnId}#${toolResultOf(item).callId}`) ?? item.id;
@@ -77,6 +89,8 @@ export function toMessages(items: readonly ItemRecord[]): ChatMessage[] {
       case 'assistant_text':
       case 'tool_call': {
         const group = `${item.turnId}#${itemStep(item)}`;
+        // A continuation of an answer cut at the length limit is the same message as the answer.
+        if (open !== undefined && item.kind === 'assistant_text' && textMarks(item).continuation) open.group = group;
         if (open === undefined || open.group !== group) {
           ops.flush();
           ops.closeDangling();

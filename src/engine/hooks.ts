@@ -23,6 +23,10 @@ export interface HookPayloads {
     readonly status: string;
     readonly result: JsonValue;
   };
+  /** After each run of a turn (to its end, or a pause): its allow-listed diagnostic record (docs/engine.md "Diagnostics"). */
+  readonly turnDiagnostics: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> };
+  /** A thread's queue changed (a message queued, edited, sent now, removed, run or joined a turn): read it again for a view. */
+  readonly queueChanged: { readonly threadId: string };
   readonly error: {
     readonly error: unknown;
     readonly code: string;
@@ -46,7 +50,7 @@ export interface Logger {
  * the turn goes on, and the failure is reported to the `error` listeners and the logger.
  */
 export class HookBus {
-  readonly #listeners: { [K in HookName]: HookListener<K>[] } = { messageReceived: [], toolCalled: [], mutationExecuted: [], error: [] };
+  readonly #listeners: { [K in HookName]: HookListener<K>[] } = { messageReceived: [], toolCalled: [], mutationExecuted: [], turnDiagnostics: [], queueChanged: [], error: [] };
   readonly #logger: Logger | undefined;
 
   constructor(hooks: EngineHooks = {}, logger?: Logger) {

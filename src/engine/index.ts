@@ -1,6 +1,8 @@
 /** The engine: threads, turns and runs over a store, the model tool loop, confirmations, bounds, retries, cancel. */
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, ThreadView } from './engine.js';
+export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, ThreadView, AnswerRequest, QueueChange } from './engine.js';
+export type { ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread-ops.js';
+export { maxPageItems, maxPageBytes, generatedTitle } from './thread-ops.js';
 export { collect } from './events.js';
 export type {
   ChatEvent,
@@ -15,7 +17,14 @@ export type {
   RetryEvent,
   PlanEvent,
   PlanStepView,
+  TaskStatusEvent,
+  QueuedEvent,
+  UnqueuedEvent,
+  SteerEvent,
+  QuestionEvent,
+  QuestionChoice,
 } from './events.js';
+export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from './planned-port.js';
 export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
 export { engineErrorCodes } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
@@ -26,4 +35,5 @@ export { buildSystemPrompt, groundingRules } from './system-prompt.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
 export { storeConfirmations } from './confirmation-adapter.js';
 export type { ConfirmationBinding } from './confirmation-adapter.js';
-export { createAppReader, type AppReader, type AppReaderOptions } from './reading/index.js';
+// The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.
+export { createAppReader, type AppReader, type AppReaderOptions } from '../reading/index.js';

@@ -23,6 +23,15 @@ export interface ToolResultData {
   readonly callId: string;
   readonly name: string;
   readonly result: JsonValue;
+  /** For a duplicate call, not run: the earlier identical call whose result it got (or that refused it, for a write). */
+  readonly duplicateOf?: string;
+  /**
+   * A result larger than the tools' `maxResultBytes`: `result` is what the model and the client saw
+   * (its first part and the handle, the item's id as `result_id`), `fullResult` the whole of it (up
+   * to `maxStoredResultBytes`) for `read_result`, and `fullBytes` the size of its JSON text.
+   */
+  readonly fullResult?: JsonValue;
+  readonly fullBytes?: number;
 }
 export interface ConfirmationRequestData {
   readonly confirmationId: string;
@@ -38,6 +47,36 @@ export interface ConfirmationResolutionData {
   readonly confirmationId: string;
   readonly callId: string;
   readonly outcome: ConfirmationOutcome;
+}
+
+/** A question the turn put to the person (`question` item); `id` is `<turn id>.q…`. */
+export interface QuestionData {
+  readonly questionId: string;
+  readonly text: string;
+  readonly choices: readonly { readonly id: string; readonly label: string; readonly value: string; readonly description?: string }[];
+  readonly freeText: boolean;
+  readonly source: 'model' | 'tool' | 'router';
+  readonly header?: string;
+  /** A model's or a tool's question: the call it answers. */
+  readonly callId?: string;
+  readonly tool?: string;
+  /** A router question: the asking plan's index in the session. */
+  readonly planIndex?: number;
+  /** What a tool found before it asked, given back to the model with the answer. */
+  readonly result?: JsonValue;
+}
+/** How a question was answered (`answer` item): its text, and the choice taken, if one was. */
+export interface AnswerData {
+  readonly questionId: string;
+  readonly text: string;
+  readonly choice?: string;
+  /** `answer`: through an answer (the route, the frame); `message`: the thread's next message replied to a router question; `cancelled`: the turn ended first. */
+  readonly via: 'answer' | 'message' | 'cancelled';
+}
+/** Streamed text journaled while its round is still running (`text_draft`): what a client was shown. */
+export interface DraftData {
+  readonly text: string;
+  readonly step: number;
 }
 
 type Data = Readonly<Record<string, JsonValue>>;
@@ -73,7 +112,36 @@ export function toolCallOf(item: ItemRecord): ToolCallData {
 }
 export function toolResultOf(item: ItemRecord): ToolResultData {
   const d = record(item);
-  return { callId: text(d.callId), name: text(d.name), result: d.result ?? null };
+  return {
+    callId: text(d.callId),
+    name: text(d.name),
+    result: d.result ?? null,
+    ...(typeof d.duplicateOf === 'string' ? { duplicateOf: d.duplicateOf } : {}),
+    ...(typeof d.fullBytes === 'number' ? { fullBytes: d.fullBytes } : {}),
+  };
+}
+
+/** The whole result a cut tool result keeps for `read_result`; undefined when the item has none. */
+export function storedResultOf(item: ItemRecord): JsonValue | undefined {
+  return item.kind === 'tool_result' ? record(item).fullResult : undefined;
+}
+
+/**
+ * The item without the whole result a cut tool result keeps: what a run holds in memory (and the
+ * engine keeps between turns), since only `read_result` needs it and reads it from the store.
+ */
+export function withoutStoredResult(item: ItemRecord): ItemRecord {
+  if (item.kind !== 'tool_result') return item;
+  const d = record(item);
+  if (d.fullResult === undefined) return item;
+  const { fullResult: _kept, ...rest } = d;
+  return { ...item, data: rest };
+}
+
+/** How an answer's text ended: cut at the length limit (`truncated`), and whether it continues the text before it. */
+export function textMarks(item: ItemRecord): { readonly truncated: boolean; readonly continuation: boolean } {
+  const d = record(item);
+  return { truncated: d.truncated === true, continuation: d.continuation === true };
 }
 export function confirmationRequestOf(item: ItemRecord): ConfirmationRequestData {
   const d = record(item);
@@ -96,6 +164,37 @@ export function errorOf(item: ItemRecord): { readonly code: string; readonly mes
 }
 export function retryReason(item: ItemRecord): string {
   return text(record(item).reason);
+}
+
+export function questionOf(item: ItemRecord): QuestionData {
+  const d = record(item);
+  const choices = Array.isArray(d.choices) ? d.choices : [];
+  const source = text(d.source);
+  return {
+    questionId: text(d.questionId),
+    text: text(d.text),
+    choices: choices.flatMap((choice) => {
+      if (choice === null || typeof choice !== 'object' || Array.isArray(choice)) return [];
+      const c = choice as Data;
+      return [{ id: text(c.id), label: text(c.label), value: text(c.value), ...(typeof c.description === 'string' ? { description: c.description } : {}) }];
+    }),
+    freeText: d.freeText !== false,
+    source: source === 'router' || source === 'tool' ? source : 'model',
+    ...(typeof d.header === 'string' ? { header: d.header } : {}),
+    ...(typeof d.callId === 'string' ? { callId: d.callId } : {}),
+    ...(typeof d.tool === 'string' ? { tool: d.tool } : {}),
+    ...(typeof d.planIndex === 'number' ? { planIndex: d.planIndex } : {}),
+    ...(d.result === undefined ? {} : { result: d.result }),
+  };
+}
+export function answerOf(item: ItemRecord): AnswerData {
+  const d = record(item);
+  const via = text(d.via);
+  return { questionId: text(d.questionId), text: text(d.text), ...(typeof d.choice === 'string' ? { choice: d.choice } : {}), via: via === 'message' || via === 'cancelled' ? via : 'answer' };
+}
+export function draftOf(item: ItemRecord): DraftData {
+  const d = record(item);
+  return { text: text(d.text), step: num(d.step) };
 }
 
 /** What the router made of a turn, and what the engine did with it. */
@@ -125,7 +224,15 @@ export const newItems = {
   plan: (data: PlanItemData): NewItem => ({ kind: planKind, data: planKind === 'retry_marker' ? { reason: 'plan', ...data } : { ...data } }),
   /** Something the journal should say that is not a message (a router session replaced). */
   note: (data: Readonly<Record<string, JsonValue>>): NewItem => ({ kind: 'retry_marker', data: { reason: 'note', ...data } }),
-  assistantText: (value: string, step: number): NewItem => ({ kind: 'assistant_text', data: { text: value, step } }),
+  assistantText: (value: string, step: number, provenance?: readonly JsonValue[]): NewItem => ({
+    kind: 'assistant_text',
+    data: provenance === undefined ? { text: value, step } : { text: value, step, provenance: [...provenance] },
+  }),
+  /** A model's text that was cut at the length limit (`truncated`), or that continues such a text (`continuation`). */
+  markedText: (value: string, step: number, marks: { readonly truncated?: boolean; readonly continuation?: boolean }): NewItem => ({
+    kind: 'assistant_text',
+    data: { text: value, step, ...(marks.truncated === true ? { truncated: true } : {}), ...(marks.continuation === true ? { continuation: true } : {}) },
+  }),
   toolCall: (data: ToolCallData): NewItem => ({ kind: 'tool_call', data: { ...data } }),
   toolResult: (data: ToolResultData): NewItem => ({ kind: 'tool_result', data: { ...data } }),
   confirmationRequest: (data: ConfirmationRequestData): NewItem => ({ kind: 'confirmation_request', data: { ...data } }),
@@ -133,4 +240,9 @@ export const newItems = {
   error: (code: string, message: string): NewItem => ({ kind: 'error', data: { code, message } }),
   summary: (value: string, throughItemId: string): NewItem => ({ kind: 'summary', data: { text: value, throughItemId } }),
   retryMarker: (data: Readonly<Record<string, JsonValue>>): NewItem => ({ kind: 'retry_marker', data: { ...data } }),
+  /** A question's item has the question's id, so that its id is unique in the thread. */
+  question: (data: QuestionData): NewItem => ({ id: data.questionId, kind: 'question', data: { ...data, choices: data.choices.map((choice) => ({ ...choice })) } }),
+  /** One answer per question: its item's id is the question's with `.a`, which the store refuses twice. */
+  answer: (data: AnswerData): NewItem => ({ id: `${data.questionId}.a`, kind: 'answer', data: { ...data } }),
+  draft: (data: DraftData): NewItem => ({ kind: 'text_draft', data: { ...data } }),
 };

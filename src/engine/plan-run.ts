@@ -5,7 +5,9 @@ import { isConfirmationRequired, isCancelled } from '../tools/index.js';
 import { confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from './journal.js';
 import type { ToolCallData } from './journal.js';
 import type { RoutingParts, SessionHandle, StepOutcome } from './router-types.js';
+import { readerLabels } from './router-types.js';
 import { answerWith, modelAnswer } from './answer-step.js';
+import { readLimitMessage } from './decide.js';
 import { saveSession } from './router-session.js';
 import { cannotConfirm, execute, failCannotConfirm, hold, reportCall, runOutcomeOf } from './tool-step.js';
 import { errorCodeOf, replayCounters } from './turn-state.js';
@@ -33,7 +35,13 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
     if (step.kind === 'compute' && step.compute !== null) {
       if (!inputsRan(step, outcomes)) continue;
       const computed = runCompute(step, outcomes.map((outcome) => (outcome?.kind === 'tool' ? outcome.result : null)));
-      outcomes[index] = { kind: 'compute', value: 'value' in computed ? computed.value : null, error: 'error' in computed ? computed.error : null, ...step.compute };
+      outcomes[index] = {
+        kind: 'compute',
+        value: 'value' in computed ? computed.value : null,
+        error: 'error' in computed ? computed.error : null,
+        ...step.compute,
+        ...('picked' in computed && computed.picked !== undefined ? { picked: computed.picked } : {}),
+      };
       continue;
     }
     const tool = step.selection.tool;
@@ -62,16 +70,15 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
     const token = write ? handle.session.confirm(plan, Object.keys(step.supplied).length > 0 ? { step: index, arguments: filled.suppliedArgs } : { step: index }) : null;
     const check = handle.session.checkToolCall({ tool, arguments: filled.args, token });
     const ran = await runStep(run, { callId, tool, args: filled.args, effect, check, message: step.confirmation ?? undefined });
-    await saveSession(run);
+    // A write's check and outcome are written with it; a read's (staged, run again if lost) with the turn's end.
+    if (write || ran.next !== 'ran') await saveSession(run);
     if (ran.next === 'waiting' || ran.next === 'stopped') return;
     outcomes[index] = { kind: 'tool', tool, arguments: filled.args, result: ran.result };
     if (write && !happened(ran.result)) break;
   }
   if (run.stopping) return run.cancelled();
   if (routing.answerWith === 'model' && run.parts.provider !== undefined) return modelAnswer(run);
-  const reader = routing.reader;
-  const label = reader.label === undefined ? {} : { label: (tool: string, language: typeof plan.language, count: number) => reader.label!(tool, language, count) };
-  return answerWith(run, routing.answer({ plan, steps: outcomes, language: plan.language, ...label }));
+  return answerWith(run, routing.answer({ plan, steps: outcomes, language: plan.language, ...readerLabels(routing.reader) }));
 }
 
 export type StepRun = { readonly next: 'ran'; readonly result: JsonValue } | { readonly next: 'waiting' } | { readonly next: 'stopped' };
@@ -195,9 +202,7 @@ function boundReached(run: TurnRun, write: boolean): { readonly code: string; re
           : `This message already made ${used.mutations} change(s), the most allowed (maxMutationsPerMessage); no further change runs.`,
     };
   }
-  if (!write && used.readCalls >= settings.maxToolCallsPerMessage) {
-    return { code: 'tool_call_limit', message: `This message reached its limit of ${settings.maxToolCallsPerMessage} tool calls (maxToolCallsPerMessage); ask a narrower question.` };
-  }
+  if (!write && used.readCalls >= settings.maxRetriesPerMessage) return { code: 'tool_retry_limit', message: readLimitMessage(settings) };
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { abortableSleep, guardStream } from '../providers/index.js';
-import type { ChatMessage, Provider, ToolCallPart, ToolDefinition } from '../providers/index.js';
+import type { ChatMessage, FinishReason, Provider, ToolCallPart, ToolDefinition } from '../providers/index.js';
 import type { Completion } from './decide.js';
 import { freshRetryState, retryDecision } from './retry-policy.js';
 import type { EngineSettings } from './settings.js';
@@ -16,12 +16,15 @@ export interface RoundOptions {
   readonly onText?: (text: string) => Promise<void> | undefined;
   /** The controller for the stream's signal, reused across a run's rounds while not aborted (see `guardStream`). */
   readonly streamController?: () => AbortController;
+  /** This request's output budget, computed for it (`outputBudget`); absent: the `maxOutputTokens` setting. */
+  readonly maxOutputTokens?: number | undefined;
   /** A failed attempt is about to be retried: the text shown for it must be dropped. */
   readonly onRetry?: (info: { readonly attempt: number; readonly code: string; readonly delayMs: number }) => Promise<void> | undefined;
 }
 
 /**
- * One provider round: streams a completion under both timeouts, and retries retryable failures
+ * One provider round: streams a completion under its clocks (first event, between events, the
+ * whole attempt), and retries retryable failures
  * with backoff. A failed attempt's text and calls are discarded; only the successful attempt's
  * completion is returned. Throws the last failure (or the abort reason).
  */
@@ -45,19 +48,21 @@ export async function runProviderRound(options: RoundOptions): Promise<Completio
 
 async function attempt(options: RoundOptions): Promise<Completion> {
   const { provider, settings } = options;
+  const maxOutputTokens = 'maxOutputTokens' in options ? options.maxOutputTokens : (settings.maxOutputTokens ?? undefined);
   const stream = guardStream(
     (signal) =>
       provider.complete({
         messages: options.messages,
         tools: options.tools,
         signal,
-        ...(settings.maxOutputTokens === null ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+        ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       }),
     {
       provider: provider.name,
       signal: options.signal,
       timeoutSeconds: settings.timeoutSeconds,
       streamTimeoutSeconds: settings.streamTimeoutSeconds,
+      attemptTimeoutSeconds: settings.attemptTimeoutSeconds,
       ...(options.streamController === undefined ? {} : { innerController: options.streamController() }),
     },
   );
@@ -65,6 +70,7 @@ async function attempt(options: RoundOptions): Promise<Completion> {
   const toolCalls: ToolCallPart[] = [];
   let inputTokens = 0;
   let outputTokens = 0;
+  let finishReason: FinishReason = 'other';
   for await (const event of stream) {
     switch (event.type) {
       case 'text': {
@@ -82,8 +88,9 @@ async function attempt(options: RoundOptions): Promise<Completion> {
         outputTokens += event.outputTokens;
         break;
       case 'done':
+        finishReason = event.finishReason;
         break;
     }
   }
-  return { text, toolCalls, usage: { inputTokens, outputTokens } };
+  return { text, toolCalls, usage: { inputTokens, outputTokens }, finishReason };
 }

@@ -119,6 +119,8 @@ describe('restart', () => {
     }
     const store = await openSqliteStore({ path: dbPath });
     stores.push(store);
+    // The killed engine's lease lapses half a second after its last heartbeat; only then is its turn anyone's to end.
+    for (let i = 0; i < 300 && (await store.orphanedTurns()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store });
     kits.push(made);
     await made.engine.ready;

@@ -1,4 +1,4 @@
-import type { ItemRecord, Store, TurnRecord } from '../store/index.js';
+import type { ConfirmationRecord, ItemRecord, Store, TurnRecord } from '../store/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from './journal.js';
 
 /**
@@ -34,20 +34,36 @@ const messages = {
 } as const;
 
 /**
- * Fails every turn a previous process left `accepted` or `running`: run once when an engine
- * starts on a store. Waiting turns stay waiting until their confirmation expires.
+ * Ends every orphaned turn — `accepted` or `running` under a lease that lapsed, was released, or
+ * never was (a process that died, or stopped without finishing it) — as `interrupted` or
+ * `effect_outcome_unknown`. Each ending is one transaction of the store's (`endOrphanedTurn`):
+ * the lease check, the classification of the turn's items and the ending together, so a turn
+ * whose engine renewed its lease meanwhile is left alone. Waiting turns stay waiting until their
+ * confirmation expires. Returns the turns it ended.
  */
-export async function recoverInterruptedTurns(store: Store): Promise<readonly TurnRecord[]> {
-  const stranded = [...(await store.turnsWithStatus('running')), ...(await store.turnsWithStatus('accepted'))];
+export async function recoverInterruptedTurns(store: Store, now: () => number = Date.now): Promise<readonly TurnRecord[]> {
   const failed: TurnRecord[] = [];
-  for (const turn of stranded) {
-    const items = await store.listItems(turn.threadId, { turnId: turn.id });
-    const code = classifyInterrupted(items);
-    await store.appendItems(turn.id, [newItems.error(code, messages[code])], { status: 'failed', failureCode: code, failureMessage: messages[code] });
-    const updated = await store.getTurn(turn.id);
-    if (updated !== undefined) failed.push(updated);
+  for (const turn of await store.orphanedTurns()) {
+    // A held write whose confirmation is still pending never ran (the claim comes before the write,
+    // even once the approval is journaled): resolved here first, so that it never can, and the turn says so.
+    const notRun = new Map<string, ConfirmationRecord>();
+    for (const pending of await store.pendingConfirmations(turn.id)) {
+      if (await store.resolveConfirmation(pending.id, { status: 'cancelled', reason: 'interrupted' }, now())) notRun.set(pending.callId, pending);
+    }
+    const ended = await store.endOrphanedTurn(turn.id, (_turn, items) => {
+      const code = unfinishedWrites(items).some((callId) => !notRun.has(callId)) ? 'effect_outcome_unknown' : 'interrupted';
+      const resolutions = [...notRun.values()].flatMap((pending) => [
+        newItems.confirmationResolution({ confirmationId: pending.id, callId: pending.callId, outcome: 'cancelled' }),
+        newItems.toolResult({ callId: pending.callId, name: pending.tool, result: notRunResult }),
+      ]);
+      return { items: [...resolutions, newItems.error(code, messages[code])], patch: { status: 'failed', failureCode: code, failureMessage: messages[code] } };
+    });
+    if (ended !== undefined) failed.push(ended);
   }
   return failed;
 }
+
+/** The result of a held write that the stopped process approved but never ran. */
+const notRunResult = { status: 'cancelled', reason: 'interrupted', message: 'The server stopped before this change was made; it did not run, and nothing changed.' };
 
 export const interruptionMessages = messages;

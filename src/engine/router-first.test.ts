@@ -81,13 +81,18 @@ describe('router-first turns: each outcome as events and journal items', () => {
   it('answers an ask with its question, and reads the next turn as the reply', async () => {
     const { engine, store, calls } = kit();
     const first = await engine.ask({ actor: alice, requestKey: key(), text: 'charge order 4411' });
-    expect(types(first.events)).toEqual(['plan', 'text_chunk', 'done']);
+    expect(types(first.events)).toEqual(['plan', 'question', 'text_chunk', 'done']);
     expect(planOf(first.events).outcome).toBe('ask');
     expect(first.answer).toContain('amount');
+    const question = first.events.find((event) => event.type === 'question');
+    expect(question).toMatchObject({ source: 'router', free_text: true, text: first.answer, id: `${first.events[0]!.turn_id}.q0` });
     const threadId = first.events[0]!.thread_id;
-    expect(await journal(store, threadId)).toEqual(['user_text', 'plan:ask/ask', 'assistant_text']);
+    expect(await journal(store, threadId)).toEqual(['user_text', 'plan:ask/ask', 'question', 'assistant_text']);
 
     const reply = await engine.ask({ actor: alice, threadId, requestKey: key(), text: '40.00' });
+    // The reply is bound to the question it answers, in the journal.
+    const answer = (await store.listItems(threadId)).find((item) => item.kind === 'answer');
+    expect(answer).toMatchObject({ turnId: reply.events[0]!.turn_id, data: { questionId: question?.type === 'question' ? question.id : '', text: '40.00', via: 'message' } });
     expect(planOf(reply.events)).toMatchObject({ outcome: 'run', steps: [{ tool: 'charge_card', arguments: { amount: '40.00', order_id: '4411' } }] });
     expect(types(reply.events)).toEqual(['plan', 'tool_call', 'confirm_mutation']);
     expect(confirmOf(reply.events)).toMatchObject({ mutation: 'charge_card', input: { amount: '40.00', order_id: '4411' } });

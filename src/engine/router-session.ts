@@ -20,9 +20,11 @@ export async function openSession(run: TurnRun, routing: RoutingParts, newTurn: 
   let note: Readonly<Record<string, string | number>> | undefined;
   let language = run.language;
   if (json !== null && json !== '') {
-    const rotate = newTurn ? rotation(json, run.parts.settings.maxRouterSessionHistory) : undefined;
+    // The session this engine wrote last is asked directly; only one read from the store is parsed.
+    const live = routing.live.take(run.thread.id, json, router);
+    const limit = run.parts.settings.maxRouterSessionHistory;
+    const rotate = !newTurn ? undefined : live === undefined ? rotation(json, limit) : due(live.summary().checks, live.summary().asking, limit) ? { entries: live.summary().checks, language: live.summary().language } : undefined;
     if (rotate === undefined) {
-      const live = routing.live.take(run.thread.id, json, router);
       if (live !== undefined) return { router, session: live, saved: json };
       try {
         return { router, session: sessionFromJSON(router, json, { adoptVocabulary: true }), saved: json };
@@ -42,6 +44,11 @@ export async function openSession(run: TurnRun, routing: RoutingParts, newTurn: 
   return { router, session, saved: '' };
 }
 
+/** Whether a session with this many check entries (and an open question or not) is due for rotation. */
+function due(entries: number, open: boolean, limit: number): boolean {
+  return !(entries < Math.min(limit, MAX_HISTORY - TURN_MARGIN) || (open && entries < MAX_HISTORY - TURN_MARGIN));
+}
+
 /** Whether a saved session is due for rotation: its history length and language, or undefined. */
 function rotation(json: string, limit: number): { readonly entries: number; readonly language: string | undefined } | undefined {
   let state: { history?: unknown; answered?: { open?: unknown }; answerSettings?: { language?: unknown } };
@@ -52,7 +59,7 @@ function rotation(json: string, limit: number): { readonly entries: number; read
   }
   const entries = Array.isArray(state.history) ? state.history.length : 0;
   const open = state.answered?.open !== null && state.answered?.open !== undefined;
-  if (entries < Math.min(limit, MAX_HISTORY - TURN_MARGIN) || (open && entries < MAX_HISTORY - TURN_MARGIN)) return undefined;
+  if (!due(entries, open, limit)) return undefined;
   const language = state.answerSettings?.language;
   return { entries, language: typeof language === 'string' ? language : undefined };
 }

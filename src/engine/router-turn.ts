@@ -7,7 +7,13 @@ import { planEventOf } from './replay.js';
 import { answerWith } from './answer-step.js';
 import { openSession, saveSession, saveSessionForNextTurn } from './router-session.js';
 import type { RoutingParts } from './router-types.js';
-import { guarded, modelLoop } from './turn-loop.js';
+import { readerLabels } from './router-types.js';
+import { refusalAnswer } from '../answers/index.js';
+import { openRouterQuestion, questionEvent, routerQuestion } from './questions.js';
+import type { QuestionData } from './journal.js';
+import { refusedWrite } from './write-gate.js';
+import { guarded } from './turn-loop.js';
+import { deferToModel } from './planned-turn.js';
 import type { TurnRun } from './turn-run.js';
 
 /**
@@ -19,7 +25,7 @@ import type { TurnRun } from './turn-run.js';
  */
 export async function driveTurn(run: TurnRun): Promise<void> {
   const routing = run.parts.routing;
-  if (routing === undefined) return guarded(run, () => modelLoop(run));
+  if (routing === undefined) return guarded(run, () => deferToModel(run));
   return guarded(run, async () => {
     try {
       await routerTurn(run, routing);
@@ -38,14 +44,27 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     if (routing.reader.stale?.() === true) await refreshReader(run, routing);
     run.session = await openSession(run, routing, true);
     const text = itemText(turnItems.find((item) => item.kind === 'user_text') ?? turnItems[0]!);
-    plan = run.session.session.read(text, { context: { now: rfc3339(run.parts.clock()) }, ...(run.language === undefined ? {} : { language: run.language }) });
+    const reading = performance.now();
+    // A router question left open by the thread's last turn: this message is its reply, bound to it explicitly.
+    const replying = run.session.session.summary().asking ? await openQuestion(run) : undefined;
+    plan = run.session.session.read(text, {
+      context: { now: rfc3339(run.parts.clock()) },
+      ...(run.language === undefined ? {} : { language: run.language }),
+      ...(replying?.planIndex === undefined ? {} : { reply: replying.planIndex }),
+    });
+    run.latency.router += performance.now() - reading;
     next = nextFor(run, routing, plan);
-    await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
+    // A plan that only reads is read again the same way if its item is lost: staged, not waited for.
+    const planItem = [
+      ...(replying === undefined ? [] : [newItems.answer({ questionId: replying.questionId, text, via: run.answering === replying.questionId ? 'answer' : 'message' })]),
+      newItems.plan({ plan: plan as unknown as JsonValue, next }),
+    ];
+    await (readsOnly(run, plan, next) ? run.stage(planItem, { status: 'running' }) : run.append(planItem, { status: 'running' }));
     // A run's first step, or the turn's end, writes the session; a model turn may take long.
     if (next === 'model') await saveSession(run);
     const waiting = run.emit(planEventOf(plan));
     if (waiting !== undefined) await waiting;
-    if (plan.outcome === 'ask' && plan.chain.length > 0) {
+    if (plan.outcome === 'ask' && plan.chain.length > 0 && refusedWrite(run, plan) === null) {
       // The question is an identity other reads can give: make them, then go on with the plan they complete.
       const looked = await lookUp(run, plan);
       if (run.stopping) return run.cancelled();
@@ -65,16 +84,40 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     next = data.next;
   }
   if (run.stopping) return run.cancelled();
+  // A write the actor may not make is refused before anything about it is asked (an amount, a confirmation) or run.
+  const refused = next === 'run' || plan.outcome === 'ask' ? refusedWrite(run, plan) : null;
+  if (refused !== null) {
+    run.session?.session.dismiss(plan);
+    return answerWith(run, refusalAnswer(plan.language, refused.label, refused.code, refused.message));
+  }
   switch (next) {
     case 'model':
-      return modelLoop(run);
+      return deferToModel(run);
     case 'run':
       return runPlan(run, routing, plan);
     case 'refuse':
-      return answerWith(run, routing.answer({ plan: refusal(run, plan), steps: [], language: plan.language, ...labelOf(routing) }));
-    default:
-      return answerWith(run, routing.answer({ plan, steps: [], language: plan.language, ...labelOf(routing) }));
+      return answerWith(run, routing.answer({ plan: refusal(run, plan), steps: [], language: plan.language, ...readerLabels(routing.reader) }));
+    default: {
+      const written = routing.answer({ plan, steps: [], language: plan.language, ...readerLabels(routing.reader) });
+      if (next === 'ask') await askRouterQuestion(run, plan, typeof written === 'string' ? written : written.text);
+      return answerWith(run, written);
+    }
   }
+}
+
+/** The router question the thread's last turn left open, read from the journal (its recent tail). */
+async function openQuestion(run: TurnRun): Promise<QuestionData | undefined> {
+  await run.loadThread();
+  return openRouterQuestion(run.items, run.turnId);
+}
+
+/** The router's `ask` is a question of the thread's: journaled (with the answer's commit) and shown, so that its reply binds to it. */
+async function askRouterQuestion(run: TurnRun, plan: TurnPlan, text: string): Promise<void> {
+  if (text === '' || run.turnItems().some((item) => item.kind === 'question')) return;
+  const question = routerQuestion(run, plan, text);
+  await run.stage([newItems.question(question)]);
+  const waiting = run.emit(questionEvent(question));
+  if (waiting !== undefined) await waiting;
 }
 
 /**
@@ -94,10 +137,15 @@ async function lookUp(run: TurnRun, plan: TurnPlan): Promise<TurnPlan | null> {
   });
 }
 
+/** Whether the plan runs read tools only (and no question, refusal or model follows): nothing in it needs its commit awaited. */
+function readsOnly(run: TurnRun, plan: TurnPlan, next: PlanNext): boolean {
+  return next === 'run' && plan.steps.every((step) => step.kind === 'compute' || (step.kind === 'tool' && step.selection.tool !== null && run.parts.dispatcher.tool(step.selection.tool)?.effect === 'read'));
+}
+
 /** What the engine does with a plan: its outcome, and for an unread one: rephrase, the model, or a refusal. */
 function nextFor(run: TurnRun, routing: RoutingParts, plan: TurnPlan): PlanNext {
   if (plan.outcome !== 'unread') return plan.outcome;
-  const hasModel = run.parts.provider !== undefined;
+  const hasModel = run.parts.provider !== undefined || run.parts.planned !== undefined;
   const askToRephrase = routing.askToRephrase ?? !hasModel;
   if (askToRephrase && plan.guidance?.next === 'Rephrase') return 'rephrase';
   return routing.onUnread === 'model' && hasModel ? 'model' : 'refuse';
@@ -112,11 +160,6 @@ function refusal(run: TurnRun, plan: TurnPlan): TurnPlan {
   // Where the plan asked to rephrase, keep its example: the refusal then says what can be asked.
   const render = guidance?.next === 'Rephrase' && guidance.render !== null ? `${refused} ${guidance.render}` : refused;
   return { ...plan, guidance: { next: 'Defer', render, evidence: guidance?.evidence ?? [] } };
-}
-
-function labelOf(routing: RoutingParts): { label?: NonNullable<RoutingParts['reader']['label']> } {
-  const reader = routing.reader;
-  return reader.label === undefined ? {} : { label: (tool, language, count) => reader.label!(tool, language, count) };
 }
 
 async function refreshReader(run: TurnRun, routing: RoutingParts): Promise<void> {

@@ -1,6 +1,6 @@
-import type { JsonObject, JsonValue } from '../core/index.js';
+import type { AnswerLabels, RenderInput, StepOutcome as AnswerStepOutcome, WrittenAnswer } from '../answers/index.js';
 import type { LiveSessions } from './live-sessions.js';
-import type { ComputeOperation, Language, Router, Session, TurnPlan } from '../router/index.js';
+import type { Language, Router, Session } from '../router/index.js';
 import type { Tool } from '../tools/index.js';
 
 /**
@@ -21,23 +21,26 @@ export interface EngineReader {
   noteWrite?(): void;
   /** The row type of a tool's results in a language ('part' / 'parts'), for the renderer. */
   label?(tool: string, language: Language, count: number): string | null;
+  /** Words for the app's data in each language (rows, fields, enum values, managers), for the renderer. */
+  readonly labels?: AnswerLabels;
 }
 
-/** What one plan step produced (index = the plan's step index). */
-export type StepOutcome =
-  | { readonly kind: 'tool'; readonly tool: string; readonly arguments: JsonObject; readonly result: JsonValue }
-  | { readonly kind: 'compute'; readonly value: string | null; readonly error: string | null; readonly operation: ComputeOperation; readonly field: string | null };
-
-export interface AnswerInput {
-  readonly plan: TurnPlan;
-  /** A step that never ran is absent (undefined). */
-  readonly steps: readonly (StepOutcome | undefined)[];
-  readonly language: Language;
-  readonly label?: (tool: string, language: Language, count: number) => string | null;
+/** The reader's words as the renderer takes them. */
+export function readerLabels(reader: EngineReader): Pick<RenderInput, 'label' | 'labels'> {
+  const label = reader.label === undefined ? {} : { label: (tool: string, language: Language, count: number) => reader.label!(tool, language, count) };
+  return reader.labels === undefined ? label : { ...label, labels: reader.labels };
 }
 
-/** Writes a router turn's answer from its plan and step results alone (the grounded renderer by default). */
-export type AnswerRenderer = (input: AnswerInput) => string;
+/** What one plan step produced (index = the plan's step index), as the answer writer takes it. */
+export type StepOutcome = AnswerStepOutcome;
+
+export type AnswerInput = RenderInput;
+
+/**
+ * Writes a router turn's answer from its plan and step results alone (the grounded renderer by
+ * default): its text, or its text with the source of each value (`writeAnswer`).
+ */
+export type AnswerRenderer = (input: AnswerInput) => string | WrittenAnswer;
 
 /** The router side of the engine, present when router-first turns are on. */
 export interface RoutingParts {

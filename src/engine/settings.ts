@@ -1,18 +1,26 @@
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
+import { compactionLimit } from './context-budget.js';
 
 /** The engine settings, every default and unit in one place. Unknown keys are errors. */
 export const engineSettingsSchema = z.strictObject({
   /** Host instructions appended after the built-in grounding rules. */
   systemPrompt: z.string().default(''),
-  /** Recent message items kept verbatim in the model context. */
-  maxRecentMessages: z.int().positive().default(20),
-  /** Message items after which the older prefix is summarized by the provider. */
-  summarizeAfter: z.int().nonnegative().default(10),
-  /** Read tool calls executed in one turn. */
-  maxToolCallsPerMessage: z.int().nonnegative().default(12),
-  /** Failed tool calls tolerated in one turn; one more fails it with tool_retry_limit. */
-  maxRetriesPerMessage: z.int().nonnegative().default(3),
+  /** The model's context window: what one request, input and output together, may hold. Tokens. */
+  contextWindowTokens: z.int().min(1024).default(128_000),
+  /** Share of the window at which the older part of the history is compacted into the thread summary. */
+  compactionThreshold: z.number().gt(0).max(1).default(0.9),
+  /** The size a compaction aims for (summary plus the verbatim recent part); null: min(50,000, 40% of the window, 80% of where compaction starts). Tokens. */
+  compactionTargetTokens: z.int().positive().nullable().default(null),
+  /** Ceiling on a summary (its request's output budget, within the model's known limits); a longer one is not installed. null: min(20,000, 40% of the target). Tokens. */
+  maxSummaryTokens: z.int().positive().nullable().default(null),
+  /**
+   * Read (non-mutation) tool calls executed in one turn, as the reference's max_retries_per_message
+   * counts them; one more fails the turn with tool_retry_limit. A duplicate answered from an earlier result is not counted.
+   */
+  maxRetriesPerMessage: z.int().nonnegative().default(12),
+  /** Failed tool calls tolerated in one turn; one more fails it with tool_failure_limit. */
+  maxFailedCallsPerMessage: z.int().nonnegative().default(3),
   /** Write executions in one turn, a resumed confirmation included; 0 forbids writes. */
   maxMutationsPerMessage: z.int().nonnegative().default(8),
   /** Provider rounds in one turn (summaries and recovery included); null derives it. */
@@ -25,8 +33,18 @@ export const engineSettingsSchema = z.strictObject({
   timeoutSeconds: z.number().positive().default(60),
   /** Wait between provider events. Seconds (fractions allowed). */
   streamTimeoutSeconds: z.number().positive().default(30),
-  /** Passed to the provider; null leaves it to the provider. Tokens. */
+  /** Total time of one streamed provider attempt, however steadily it trickles; past it: provider_timeout (retried). Seconds. */
+  attemptTimeoutSeconds: z.number().positive().default(120),
+  /** One run of a turn (from its start or resumption to its end or pause); past it: deadline_exceeded. null: none. Seconds. */
+  turnDeadlineSeconds: z.number().positive().nullable().default(300),
+  /** An explicit ceiling on each request's output, never reduced; null: fitted from modelMaxOutputTokens, else left to the provider. Tokens. */
   maxOutputTokens: z.int().positive().nullable().default(null),
+  /** The model's own output capability: with it (and no maxOutputTokens) each request asks what the window leaves, up to this. Tokens. */
+  modelMaxOutputTokens: z.int().positive().nullable().default(null),
+  /** Largest tool result the journal keeps whole for `read_result`; a larger one is cut to this first. Bytes (UTF-8 JSON). */
+  maxStoredResultBytes: z.int().min(1024).default(4 * 1024 * 1024),
+  /** What a million tokens cost, for the cost in each turn's diagnostics; null: no cost is reported. In your currency. */
+  costPerMillionTokens: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).nullable().default(null),
   retry: z
     .strictObject({
       /** Further attempts after a retryable provider failure. */
@@ -53,10 +71,26 @@ export const engineSettingsSchema = z.strictObject({
   maxWaitingTurns: z.int().nonnegative().default(10_000),
   /** Recent items of the threads run last kept in memory, so a thread's next turn need not read them back; 0: none. */
   threadTailCacheItems: z.int().nonnegative().default(25_000),
+  /**
+   * Messages a thread's queue holds while a turn runs or waits on a person (each runs after it, in
+   * order); one more is refused with turn_in_progress. 0: no queue (a busy thread refuses at once).
+   */
+  maxQueuedMessages: z.int().nonnegative().max(1000).default(10),
+  /** Offer the model the built-in `ask_user` tool, through which it pauses the turn with a question to the person. */
+  askUserTool: z.boolean().default(false),
   /** Events buffered for a slow reader before the turn waits. */
   eventBufferSize: z.int().positive().default(256),
-  /** On start, fail turns left `running` by a previous process (interrupted / effect_outcome_unknown). */
+  /**
+   * On start and at every lease heartbeat, end the turns whose engine's lease lapsed (a process that
+   * died): `interrupted`, or `effect_outcome_unknown` when a write was in flight. A live engine's turns are never touched.
+   */
   recoverOnStart: z.boolean().default(true),
+  /**
+   * The engine's lease in the journal: renewed every third of it; a turn whose engine missed its
+   * renewal this long is ended by any engine's recovery. Longer: a crashed process's turns stay
+   * busy longer; shorter: a process stalled that long (a long GC pause) loses its turns. Seconds.
+   */
+  leaseSeconds: z.number().min(0.3).max(3600).default(15),
   /** Router-first turns when the engine has a reader; `off`: every turn goes to the model loop. */
   router: z.enum(['on', 'off']).default('on'),
   /** Who writes the answer of a router-run turn: the deterministic renderer, or one provider round without tools. */
@@ -73,9 +107,15 @@ export const engineSettingsSchema = z.strictObject({
 });
 
 export type EngineSettingsInput = z.input<typeof engineSettingsSchema>;
-export type EngineSettings = Readonly<z.output<typeof engineSettingsSchema>> & { readonly maxRounds: number };
+export type EngineSettings = Readonly<z.output<typeof engineSettingsSchema>> & {
+  readonly maxRounds: number;
+  /** `compactionTargetTokens`, derived when null. */
+  readonly compactionTarget: number;
+  /** `maxSummaryTokens`, derived when null. */
+  readonly summaryCeiling: number;
+};
 
-/** Parses, defaults, derives the round cap and freezes; throws `invalid_engine_settings` naming each bad key. */
+/** Parses, defaults, derives the round cap and the compaction sizes, and freezes; throws `invalid_engine_settings` naming each bad key. */
 export function parseEngineSettings(input: EngineSettingsInput | undefined = {}): EngineSettings {
   const result = engineSettingsSchema.safeParse(input);
   if (!result.success) {
@@ -83,17 +123,28 @@ export function parseEngineSettings(input: EngineSettingsInput | undefined = {})
     throw new PlumbError('invalid_engine_settings', `Invalid engine settings. ${problems.join('; ')}.`, { details: { problems } });
   }
   const value = result.data;
+  const window = value.contextWindowTokens;
+  const compactionTarget = value.compactionTargetTokens ?? Math.min(50_000, Math.floor(window * 0.4), Math.floor(compactionLimit(value) * 0.8));
+  const summaryCeiling = value.maxSummaryTokens ?? Math.min(20_000, Math.floor(compactionTarget * 0.4));
+  const problems: string[] = [];
+  if (value.maxOutputTokens !== null && value.maxOutputTokens >= window) problems.push(`maxOutputTokens: must be less than contextWindowTokens (${window})`);
+  if (compactionTarget >= compactionLimit(value)) problems.push('compactionTargetTokens: must be less than where compaction starts (compactionThreshold × contextWindowTokens, less maxOutputTokens)');
+  if (summaryCeiling >= compactionTarget) problems.push('maxSummaryTokens: must be less than the compaction target');
+  if (problems.length > 0) throw new PlumbError('invalid_engine_settings', `Invalid engine settings. ${problems.join('; ')}.`, { details: { problems } });
   return Object.freeze({
     ...value,
     retry: Object.freeze({ ...value.retry, backoffMs: Object.freeze([...value.retry.backoffMs]) }),
     maxRounds: value.maxTotalRoundsPerMessage ?? derivedRoundCap(value),
+    compactionTarget,
+    summaryCeiling,
   }) as EngineSettings;
 }
 
 /**
- * Enough rounds that every other bound can be reached: one round per read call, per failed call,
- * per write and per argument correction, plus a summary and a final answer.
+ * Enough rounds that every other bound can be reached: one round per read call (`maxRetriesPerMessage`),
+ * per failed call, per write and per argument correction, plus a summary and a final answer. The
+ * reference derives max_retries + max_mutations + 2; Plumb's failed-call and correction bounds add theirs.
  */
 function derivedRoundCap(value: z.output<typeof engineSettingsSchema>): number {
-  return value.maxToolCallsPerMessage + value.maxRetriesPerMessage + value.maxMutationsPerMessage + value.maxArgumentCorrections + 2;
+  return value.maxRetriesPerMessage + value.maxFailedCallsPerMessage + value.maxMutationsPerMessage + value.maxArgumentCorrections + 2;
 }

@@ -84,6 +84,7 @@ export function makeKit(
     ...(extra.hooks === undefined ? {} : { hooks: extra.hooks }),
     ...(extra.clock === undefined ? {} : { clock: extra.clock }),
     ...(extra.app === undefined ? {} : { app: extra.app }),
+    ...(extra.planned === undefined ? {} : { planned: extra.planned }),
   });
   return { engine, store, provider, writes: log.writes, reads: log.reads };
 }

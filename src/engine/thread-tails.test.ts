@@ -49,6 +49,17 @@ describe('ThreadTails', () => {
     expect(tails.tail('a', 0, 5)).toBeUndefined();
   });
 
+  it('keeps every item from the ordinal the next context starts at, when that is more than its per-thread count, within its bound', () => {
+    const tails = new ThreadTails(30, 10);
+    tails.remember('a', items('a', 1, 25), 4);
+    expect(tails.kept('a', 25)?.map((item) => item.ordinal)).toEqual(Array.from({ length: 22 }, (_, index) => index + 4));
+    expect(tails.kept('a', 26)).toBeUndefined();
+    tails.remember('b', items('b', 1, 25), 20);
+    expect(tails.kept('b', 25)).toHaveLength(10);
+    tails.remember('c', items('c', 1, 40), 1);
+    expect(tails.kept('c', 40)).toHaveLength(30);
+  });
+
   it('keeps nothing with a bound of 0', () => {
     const tails = new ThreadTails(0, 10);
     tails.remember('a', items('a', 1, 5));

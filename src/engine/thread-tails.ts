@@ -37,13 +37,25 @@ export class ThreadTails {
     return items.slice(afterOrdinal + 1 - first.ordinal);
   }
 
-  /** Remembers the thread's items as a run left them (in ordinal order, consecutive), unless they are its first turn's only. */
-  remember(threadId: string, items: readonly ItemRecord[]): void {
+  /** The thread's kept items, all of them, when they end at `lastOrdinal` (as `tail` from the first kept one). */
+  kept(threadId: string, lastOrdinal: number): ItemRecord[] | undefined {
+    const first = this.#tails.get(threadId)?.[0];
+    return first === undefined ? undefined : this.tail(threadId, first.ordinal - 1, lastOrdinal);
+  }
+
+  /**
+   * Remembers the thread's items as a run left them (in ordinal order, consecutive), unless they are
+   * its first turn's only: the last `keep`, or every item from ordinal `from` on when that is more
+   * (the history the next turn's context starts at), within the bound.
+   */
+  remember(threadId: string, items: readonly ItemRecord[], from = Number.POSITIVE_INFINITY): void {
     this.forget(threadId);
     const first = items[0];
     // A turn's items are consecutive (one active turn per thread): first and last of one turn from ordinal 1 is the thread's first turn.
     if (this.#maxItems === 0 || first === undefined || (first.ordinal === 1 && items.at(-1)?.turnId === first.turnId)) return;
-    const kept = items.slice(-Math.min(this.#keep, this.#maxItems));
+    const start = from <= first.ordinal ? 0 : items.findIndex((item) => item.ordinal >= from);
+    const since = start < 0 ? 0 : items.length - start;
+    const kept = items.slice(-Math.min(Math.max(this.#keep, since), this.#maxItems));
     this.#tails.set(threadId, kept);
     this.#held += kept.length;
     for (const [oldest, evicted] of this.#tails) {

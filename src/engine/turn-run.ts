@@ -1,15 +1,19 @@
+import { PlumbError } from '../core/index.js';
 import type { Actor, JsonValue } from '../core/index.js';
-import type { Provider, ToolDefinition } from '../providers/index.js';
+import type { ChatMessage, Provider, ToolDefinition } from '../providers/index.js';
 import type { ItemRecord, NewItem, Store, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../store/index.js';
 import type { Dispatcher } from '../tools/index.js';
 import type { EventChannel } from './event-channel.js';
-import type { ChatEvent } from './events.js';
+import type { ChatEvent, DoneEvent } from './events.js';
 import type { HookBus } from './hooks.js';
+import type { PlannedRunner } from './planned-port.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
-import { newItems } from './journal.js';
+import { newItems, withoutStoredResult } from './journal.js';
+import { unansweredQuestions, unansweredResult } from './questions.js';
 import type { EngineSettings } from './settings.js';
 import type { ThreadTails } from './thread-tails.js';
 import type { TurnCounters } from './turn-state.js';
+import type { TokenEstimator } from './tokens.js';
 
 /** What every run of every turn shares: the engine's parts. */
 export interface EngineParts {
@@ -30,6 +34,16 @@ export interface EngineParts {
   readonly routing: RoutingParts | undefined;
   /** The recent items of the threads this engine ran last. */
   readonly tails: ThreadTails;
+  /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
+  readonly planned: PlannedRunner | undefined;
+  /** Before a model round: messages of the thread's queue sent now join the turn (thread-queue.ts). */
+  readonly joinSteered?: (run: TurnRun) => Promise<void>;
+  /** Token estimates for the provider's model, calibrated by the usage it reports. */
+  readonly tokens: TokenEstimator;
+  /** `read_result`, offered to the model in the rounds whose context holds a cut result. */
+  readonly readResultTool: ToolDefinition;
+  /** `toolDefinitions` and `read_result`. */
+  readonly readResultTools: readonly ToolDefinition[];
 }
 
 /**
@@ -60,14 +74,38 @@ export class TurnRun {
   /** Text held back while a recovery round may still discard it. */
   textBuffer: string[] | undefined;
   extraMessages: { role: 'assistant' | 'user'; content: string }[] = [];
-  /** The context window, fixed at the run's first round: where verbatim history starts, and the summary before it. */
-  window: { readonly startOrdinal: number; readonly summary: string | null } | undefined;
+  /**
+   * The context, opened at the run's first round: where verbatim history starts, the summary before
+   * it and the ordinal of the last item it covers (0 without one); moved by a compaction.
+   * `failedCompaction`: a summary of it failed its ceiling, so pressure alone does not try again in
+   * this run. `tally`: the history's raw tokens, and whether it holds a cut result, over the first
+   * `seen` of `items` (a round counts only what was appended since the last), and the messages of
+   * the turns before this one, once converted.
+   */
+  window:
+    | {
+        readonly startOrdinal: number;
+        readonly summary: string | null;
+        readonly through: number;
+        readonly failedCompaction?: boolean;
+        readonly tally: { seen: number; raw: number; cut: boolean; earlier?: readonly ChatMessage[] };
+      }
+    | undefined;
   /** False when the caller cannot ask a person (plain HTTP): a write that needs confirmation fails the turn. */
   readonly canConfirm: boolean;
   /** The thread's router session while this run reads or checks with it. */
   session: SessionHandle | undefined;
+  /** Wall time this run spent in each stage, in milliseconds (tool calls summed, concurrent ones too). */
+  readonly latency = { router: 0, model: 0, tools: 0 };
+  readonly startedAt = performance.now();
+  /** How the run ended; undefined while it runs, and for a run that paused on a confirmation. */
+  ended: { readonly status: 'completed' | 'failed' | 'cancelled'; readonly code: string | null } | undefined;
+  /** A planned turn's own allow-listed record, for the turn's diagnostics. */
+  planned: Readonly<Record<string, JsonValue>> | undefined;
   /** The language a new router session of the thread reads in (the sender's choice). */
   readonly language: string | undefined;
+  /** The question this run's new turn answers (`engine.answer` on a router question): bound when it is read. */
+  readonly answering: string | undefined;
   /**
    * How much of the thread `items` holds: this turn's items only (a new turn, until its first
    * model round: it may wait for a slot, and a router turn may need no model at all), a recent tail
@@ -83,6 +121,9 @@ export class TurnRun {
   /** Why a staged step was lost, until the turn's next write is refused with it. */
   #lost: Error | undefined;
   #gracefulTimer: ReturnType<typeof setTimeout> | undefined;
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The run passed `turnDeadlineSeconds`: it stops as a cancel would, and ends `deadline_exceeded`. */
+  timedOut = false;
   #streamController: AbortController | undefined;
 
   constructor(init: {
@@ -95,6 +136,7 @@ export class TurnRun {
     counters: TurnCounters;
     canConfirm?: boolean | undefined;
     language?: string | undefined;
+    answering?: string | undefined;
     /** `items` holds only this turn's items; the thread's are read on the first model round. */
     turnItemsOnly?: boolean | undefined;
   }) {
@@ -108,6 +150,7 @@ export class TurnRun {
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
     this.language = init.language;
+    this.answering = init.answering;
     this.#loaded = init.turnItemsOnly === true ? 'turn' : 'whole';
   }
 
@@ -137,11 +180,23 @@ export class TurnRun {
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
     if (this.#dropping) return undefined;
-    if (this.#staged !== undefined) {
+    // Behind a staged step, or behind text waiting for the next commit: in order, after it.
+    if (this.#staged !== undefined || this.#held.length > 0) {
       this.#held.push(stamped as ChatEvent);
       return undefined;
     }
     return this.channel.push(stamped as ChatEvent);
+  }
+
+  /**
+   * Sends an event once the run's next write is committed (text whose journal record is that
+   * write: a final answer's last chunks); later events wait behind it.
+   */
+  emitAfterCommit(event: DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>): void {
+    const stamped = event as { thread_id?: string; turn_id?: string };
+    stamped.thread_id = this.thread.id;
+    stamped.turn_id = this.turnId;
+    if (!this.#dropping) this.#held.push(stamped as ChatEvent);
   }
 
   /** Sends the events held behind staged steps, in order: every staged step is committed. */
@@ -172,7 +227,7 @@ export class TurnRun {
     // Committed after the staged steps before it (the store commits in order), so they are too;
     // after a lost one this is the turn's failure record, whose event must be seen.
     this.#dropping = false;
-    if (this.#staged !== undefined) this.#release();
+    if (this.#staged !== undefined || this.#held.length > 0) this.#release();
     return records;
   }
 
@@ -214,7 +269,7 @@ export class TurnRun {
     const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
     const records = await write(hasUsage ? { ...patch, addUsage: usage } : patch);
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
-    for (const record of records) this.items.push(record);
+    for (const record of records) this.items.push(withoutStoredResult(record));
     return records;
   }
 
@@ -246,20 +301,28 @@ export class TurnRun {
   async loadThread(): Promise<void> {
     if (this.#loaded !== 'turn') return;
     const first = this.items[0]?.ordinal ?? 1;
-    const after = Math.max(0, first - 1 - tailOrdinals(this.parts.settings.maxRecentMessages));
-    // The tail the thread's last run left, when nothing was appended since (else the store's).
-    const kept = this.parts.tails.tail(this.thread.id, after, first - 1);
-    const read = kept !== undefined ? [...kept, ...this.items] : await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after });
+    const after = Math.max(0, first - 1 - tailOrdinals);
+    // What the thread's last run left, when nothing was appended since and it reaches back as far (it
+    // may reach further: the history since the summary's marker); else the store's tail.
+    const kept = this.parts.tails.kept(this.thread.id, first - 1);
+    const from = kept?.[0]?.ordinal;
+    const usable = kept !== undefined && from !== undefined && from <= after + 1;
+    const read = usable ? [...kept, ...this.items] : (await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after })).map(withoutStoredResult);
     this.items.splice(0, this.items.length, ...read);
-    this.#loaded = after === 0 ? 'whole' : 'tail';
+    this.#loaded = (usable ? from : after + 1) === 1 ? 'whole' : 'tail';
   }
 
   /** Makes `items` the whole thread's journal (once). */
   async loadWholeThread(): Promise<void> {
     if (this.#loaded === 'whole') return;
-    const all = await this.parts.store.listItems(this.thread.id);
+    const all = (await this.parts.store.listItems(this.thread.id)).map(withoutStoredResult);
     this.items.splice(0, this.items.length, ...all);
     this.#loaded = 'whole';
+  }
+
+  /** Where the thread's next turn's history starts (the summary's marker, or the first item); undefined when no context was opened. */
+  get contextFrom(): number | undefined {
+    return this.window === undefined ? undefined : Math.max(1, this.window.through);
   }
 
   turnItems(): ItemRecord[] {
@@ -286,15 +349,36 @@ export class TurnRun {
     }, this.parts.settings.gracefulCancelMs);
   }
 
-  /** Releases timers; called once the run settles. */
+  /**
+   * Starts the run's clock (`turnDeadlineSeconds`): once it runs out, the run stops as an immediate
+   * cancel stops it (the provider stream and running tools aborted) and ends `deadline_exceeded`
+   * (`effect_outcome_unknown` when a write was cut off). Waiting for a slot or for a person is not counted.
+   */
+  startDeadline(): void {
+    const seconds = this.parts.settings.turnDeadlineSeconds;
+    if (seconds === null || this.#deadlineTimer !== undefined || this.ended !== undefined) return;
+    this.#deadlineTimer = setTimeout(() => {
+      if (this.ended !== undefined) return;
+      this.timedOut = true;
+      this.cancelMode = 'immediate';
+      this.writesCutOff = this.runningWrites;
+      this.controller.abort(new PlumbError('deadline_exceeded', `The turn ran past its deadline of ${seconds} s (turnDeadlineSeconds).`));
+    }, seconds * 1000);
+    this.#deadlineTimer.unref();
+  }
+
+  /** Releases timers; called once the run settles (idempotent). */
   dispose(): void {
     if (this.#gracefulTimer !== undefined) clearTimeout(this.#gracefulTimer);
     this.#gracefulTimer = undefined;
+    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
   }
 
   /** Ends the turn failed: error item and status in one transaction, then the error event. */
   async fail(code: string, message: string, extra: { retryAfterSeconds?: number; error?: unknown; items?: readonly NewItem[] } = {}): Promise<void> {
     await this.#commit([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
+    this.ended = { status: 'failed', code };
     this.parts.hooks.emit('error', { error: extra.error ?? new Error(message), code, threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
     const waiting = this.emit(
       extra.retryAfterSeconds === undefined ? { type: 'error', code, message } : { type: 'error', code, message, retry_after_seconds: extra.retryAfterSeconds },
@@ -313,6 +397,21 @@ export class TurnRun {
         resolutions.push(newItems.toolResult({ callId: pending.callId, name: pending.tool, result: { status: 'cancelled', reason: 'turn_cancelled' } }));
       }
     }
+    // An open question ends with the turn: answered `cancelled`, its call with that result.
+    for (const question of unansweredQuestions(this.turnItems())) {
+      if (question.source === 'router') continue;
+      resolutions.push(newItems.answer({ questionId: question.questionId, text: '', via: 'cancelled' }));
+      if (question.callId !== undefined) resolutions.push(newItems.toolResult({ callId: question.callId, name: question.tool ?? '', result: unansweredResult(question, 'turn_cancelled') }));
+    }
+    if (this.timedOut) {
+      const seconds = this.parts.settings.turnDeadlineSeconds ?? 0;
+      if (this.writesCutOff > 0) {
+        await this.fail('effect_outcome_unknown', `The turn ran past its deadline of ${seconds} s while a change was running; whether it took effect is unknown.`, { items: resolutions });
+      } else {
+        await this.fail('deadline_exceeded', `The turn ran past its deadline of ${seconds} s (turnDeadlineSeconds) and was stopped.`, { items: resolutions });
+      }
+      return;
+    }
     if (this.deadlinePassed && this.writesCutOff > 0) {
       await this.fail('effect_outcome_unknown', 'The turn was cancelled while a change was still running; whether it took effect is unknown.', { items: resolutions });
       return;
@@ -322,24 +421,26 @@ export class TurnRun {
     const code = this.writesCutOff > 0 ? 'effect_outcome_unknown' : 'cancelled';
     const message = code === 'cancelled' ? 'The turn was cancelled.' : 'The turn was cancelled while a change was running; whether it took effect is unknown.';
     await this.#commit([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
+    this.ended = { status: 'cancelled', code };
     const waiting = this.emit({ type: 'error', code: 'cancelled', message });
     if (waiting !== undefined) await waiting;
   }
 
-  async done(items: readonly NewItem[]): Promise<void> {
+  /** Ends the turn completed: its last items and status in one transaction, then `done` (with a planned turn's coverage). */
+  async done(items: readonly NewItem[], extra: Pick<DoneEvent, 'coverage' | 'clarification' | 'truncated'> = {}): Promise<void> {
     await this.append(items, { status: 'completed', failureCode: null, failureMessage: null });
-    const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens } });
+    this.ended = { status: 'completed', code: null };
+    const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens }, ...extra });
     if (waiting !== undefined) await waiting;
   }
 }
 
 /**
- * How many items before a turn a thread's tail holds: room for the recent window (whose items are
- * not all messages), a step it must not split, and the summary marker of the turn before.
+ * How many items before a turn a thread's tail holds, and the engine keeps per thread: enough for
+ * the history since the summary's marker of most threads. When the marker is not in it (or the
+ * thread has no summary), the whole thread is read.
  */
-export function tailOrdinals(maxRecentMessages: number): number {
-  return 3 * maxRecentMessages + 30;
-}
+export const tailOrdinals = 200;
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

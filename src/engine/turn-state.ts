@@ -1,6 +1,7 @@
 import { canonicalJson } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import type { ItemRecord } from '../store/index.js';
+import { isCancelled, isConfirmationRequired } from '../tools/index.js';
 import { confirmationResolutionOf, itemStep, retryReason, toolCallOf, toolResultOf } from './journal.js';
 
 /**
@@ -10,9 +11,9 @@ import { confirmationResolutionOf, itemStep, retryReason, toolCallOf, toolResult
 export interface TurnCounters {
   /** Provider rounds used: model steps, summaries, recovery rounds. */
   readonly rounds: number;
-  /** Read tool calls executed. */
+  /** Read tool calls executed (a duplicate answered from an earlier result excepted). */
   readonly readCalls: number;
-  /** Tool calls that answered with an error (argument errors and repetition feedback excepted). */
+  /** Tool calls that answered with an error (argument errors, repetition and duplicate feedback excepted). */
   readonly failedCalls: number;
   /** Write executions, a confirmed one included. */
   readonly mutations: number;
@@ -38,8 +39,8 @@ export const emptyCounters: TurnCounters = Object.freeze({
   toolCalls: 0,
 });
 
-/** Error codes that are not "failed tool calls" for the retry bound. */
-const notFailures = new Set(['invalid_arguments', 'tool_repetition', 'confirmation_expired']);
+/** Error codes that are not "failed tool calls" for maxFailedCallsPerMessage. */
+const notFailures = new Set(['invalid_arguments', 'tool_repetition', 'duplicate_call', 'confirmation_expired']);
 
 export function errorCodeOf(result: JsonValue): string | undefined {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return undefined;
@@ -63,6 +64,34 @@ export function callSignature(name: string, argumentsText: string): string {
     // not JSON: the raw text is the identity
   }
   return `${name}\u0000${canonical}`;
+}
+
+/** An earlier call of the turn that succeeded: what an identical call gets instead of running again. */
+export interface EarlierCall {
+  readonly callId: string;
+  readonly result: JsonValue;
+}
+
+/**
+ * The turn's calls that succeeded (a result that is no error and no withheld write), by call
+ * signature; the first of identical calls stands.
+ */
+export function successfulCalls(turnItems: readonly ItemRecord[]): Map<string, EarlierCall> {
+  const calls = new Map<string, { name: string; arguments: string }>();
+  const succeeded = new Map<string, EarlierCall>();
+  for (const item of turnItems) {
+    if (item.kind === 'tool_call') {
+      const call = toolCallOf(item);
+      calls.set(call.callId, call);
+    } else if (item.kind === 'tool_result') {
+      const { callId, result } = toolResultOf(item);
+      const call = calls.get(callId);
+      if (call === undefined || errorCodeOf(result) !== undefined || isCancelled(result) || isConfirmationRequired(result)) continue;
+      const signature = callSignature(call.name, call.arguments);
+      if (!succeeded.has(signature)) succeeded.set(signature, { callId, result });
+    }
+  }
+  return succeeded;
 }
 
 /** The streaks after one more completion: a signature absent from it starts over. */
@@ -113,6 +142,8 @@ export function replayCounters(turnItems: readonly ItemRecord[]): TurnCounters {
         const step = steps.get(call.step);
         if (step !== undefined) step.invalid = true;
       }
+      // A duplicate did not run: it is neither a read, a write nor a failure.
+      if (result.duplicateOf !== undefined) continue;
       if (countsAsFailure(result.result)) failedCalls++;
       if (call === undefined || code === 'tool_repetition' || code === 'invalid_arguments') continue;
       if (call.effect === 'read' || call.effect === 'unknown') readCalls++;

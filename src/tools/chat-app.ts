@@ -37,6 +37,8 @@ export interface ChatManager {
   readonly fields: readonly ChatField[];
   readonly relations: readonly ChatRelation[];
   readonly chatExposed: boolean;
+  /** Catalogue metadata that ranks and explains the manager (never what is visible). */
+  readonly catalog?: { readonly domain?: string | undefined; readonly useWhen?: string | undefined; readonly distinguishFrom?: readonly string[] | undefined } | undefined;
 }
 
 export interface ChatGraphqlRequest {

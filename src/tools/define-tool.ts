@@ -41,6 +41,11 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly timeoutMs?: number;
   /** Exposure and allow-list checks, run after validation and before the confirmation gate. */
   readonly authorize?: (args: z.output<S>, ctx: ToolContext) => ToolDenial | undefined;
+  /**
+   * Who may call the tool at all, whatever the arguments (a role, a signed-in user): checked with
+   * `authorize`, and before a plan asks the person anything about the call's arguments.
+   */
+  readonly permits?: (actor: Actor) => ToolDenial | undefined;
   /** Returns a JSON value. Throw `toolError(code, message)` for a failure the caller may see. */
   readonly handler: (args: z.output<S>, ctx: ToolContext) => unknown;
 }
@@ -54,6 +59,8 @@ export interface Tool {
   readonly timeoutMs: number | undefined;
   needsConfirmation(args: unknown, actor: Actor): boolean;
   authorize(args: unknown, ctx: ToolContext): ToolDenial | undefined;
+  /** The actor-only gate (see `ToolSpec.permits`); absent: every actor the dispatcher admits. */
+  permits?(actor: Actor): ToolDenial | undefined;
   handler(args: unknown, ctx: ToolContext): unknown;
 }
 
@@ -90,6 +97,7 @@ export function defineTool<S extends ToolInputSchema>(spec: ToolSpec<S>): Tool {
         ? (args: unknown, actor: Actor) => confirm(args as z.output<S>, actor)
         : () => confirm,
     authorize: authorize === undefined ? () => undefined : (args: unknown, ctx: ToolContext) => authorize(args as z.output<S>, ctx),
+    ...(spec.permits === undefined ? {} : { permits: spec.permits }),
     handler: (args: unknown, ctx: ToolContext) => handler(args as z.output<S>, ctx),
   });
 }
@@ -102,7 +110,8 @@ export type ToolVisibleCode =
   | 'not_allowed'
   | 'authentication_required'
   | 'timeout'
-  | 'tool_failed';
+  | 'tool_failed'
+  | 'result_not_found';
 
 /**
  * A failure meant for the caller: its code and message reach the model or client as they are.

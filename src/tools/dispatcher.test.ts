@@ -112,6 +112,33 @@ describe('dispatch', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('refuses an anonymous write before looking at its arguments, and says so from precheck with no call', async () => {
+    const { tool, calls } = counterTool();
+    const dispatcher = createDispatcher({ tools: [tool, echo] });
+    // Arguments that would not validate: the actor gate still answers first.
+    expect(codeOf(await dispatcher.dispatch({ name: 'add_note', arguments: { note: 3 } }, { actor: anonymous }))).toBe('authentication_required');
+    expect(codeOf(dispatcher.precheck('add_note', anonymous) ?? null)).toBe('authentication_required');
+    expect(dispatcher.precheck('add_note', alice)).toBeUndefined();
+    expect(dispatcher.precheck('echo', anonymous)).toBeUndefined();
+    expect(codeOf(dispatcher.precheck('nope', alice) ?? null)).toBe('unknown_tool');
+    expect(calls).toHaveLength(0);
+  });
+
+  it("answers a tool's permits denial on every call and from precheck, whatever the arguments", async () => {
+    const staffOnly = defineTool({
+      name: 'close_books',
+      description: 'Closes the month.',
+      input: z.object({ month: z.string() }),
+      effect: 'write',
+      permits: (actor) => (actor.kind === 'user' && actor.roles.includes('staff') ? undefined : { code: 'forbidden', message: 'Staff only.' }),
+      handler: () => 'closed',
+    });
+    const dispatcher = createDispatcher({ tools: [staffOnly] });
+    expect(codeOf(dispatcher.precheck('close_books', bob) ?? null)).toBe('forbidden');
+    expect(codeOf(await dispatcher.dispatch({ name: 'close_books', arguments: {} }, { actor: bob }))).toBe('forbidden');
+    expect(dispatcher.precheck('close_books', alice)).toBeUndefined();
+  });
+
   it('answers with the code of a tool authorization denial', async () => {
     const guarded = defineTool({
       name: 'guarded',

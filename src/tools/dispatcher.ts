@@ -6,7 +6,7 @@ import type { ChatApp } from './chat-app.js';
 import type { ConfirmationStore, PendingConfirmation } from './confirmation-store.js';
 import { sameActor } from './confirmation-store.js';
 import { ToolError } from './define-tool.js';
-import type { Tool, ToolContext } from './define-tool.js';
+import type { Tool, ToolContext, ToolEffect } from './define-tool.js';
 import { createMemoryConfirmationStore } from './memory-confirmation-store.js';
 import { renderTools } from './render-tool.js';
 import type { ToolDefinition } from './render-tool.js';
@@ -15,6 +15,7 @@ import type { ToolSettings, ToolSettingsInput } from './settings.js';
 import { errorResult } from './tool-result.js';
 import type { ConfirmationRequiredResult, ToolResult } from './tool-result.js';
 import { describeIssues } from './describe-issues.js';
+import { actorRefusal } from './actor-gate.js';
 
 /** What the error hook learns: the internal error never reaches a model or a client. */
 export interface ToolErrorReport {
@@ -34,7 +35,28 @@ export interface DispatcherOptions {
   readonly clock?: (() => Date) | undefined;
   readonly ids?: (() => string) | undefined;
   readonly onError?: ((error: unknown, report: ToolErrorReport) => void) | undefined;
+  /** Wraps every dispatched call and every confirmed execution (tracing, metrics). */
+  readonly instrument?: DispatchInstrument | undefined;
 }
+
+/** What an instrument learns of a call; the arguments as the caller gave them (a confirmed call: as stored). */
+export interface InstrumentedCall {
+  /** `dispatch`: a call as asked for; `confirm`: the execution of an approved held call. */
+  readonly phase: 'dispatch' | 'confirm';
+  readonly tool: string;
+  /** Undefined for an unknown tool. */
+  readonly effect: ToolEffect | undefined;
+  readonly arguments: unknown;
+  readonly actor: Actor;
+  readonly threadId: string | undefined;
+}
+
+/**
+ * Runs around a call: it calls `run` once and answers its result. It observes, never decides: once
+ * `run` has answered, that result is the call's whatever the instrument returns or throws; an
+ * instrument that throws before running it fails the call closed as `tool_failed`.
+ */
+export type DispatchInstrument = (call: InstrumentedCall, run: () => Promise<ToolResult>) => Promise<ToolResult>;
 
 /** One call as a model, the router or a client asks for it. */
 export interface ToolCall {
@@ -52,6 +74,11 @@ export interface DispatchContext {
    * confirmation then answers `confirmation_required` as an error. Default true.
    */
   readonly canConfirm?: boolean | undefined;
+  /**
+   * This call's result bound instead of `maxResultBytes`: the engine takes a model's results up to
+   * its journal's ceiling and gives the model a bounded part of them itself. Bytes.
+   */
+  readonly maxResultBytes?: number | undefined;
 }
 
 export interface ConfirmOptions {
@@ -70,6 +97,12 @@ export interface Dispatcher {
   definitions(): readonly ToolDefinition[];
   tool(name: string): Tool | undefined;
   dispatch(call: ToolCall, ctx: DispatchContext): Promise<ToolResult>;
+  /**
+   * The refusal any call of this tool by this actor meets, whatever its arguments (an unknown tool,
+   * a write by an anonymous visitor, the tool's `permits`); undefined when it may be made. Lets a
+   * caller refuse a write before asking the person anything about it.
+   */
+  precheck(name: string, actor: Actor): ToolResult | undefined;
   /** Approves (runs once, with the stored arguments) or rejects a pending confirmation. */
   confirm(confirmationId: string, options: ConfirmOptions): Promise<ToolResult>;
   /** Resolves lapsed pending confirmations as `confirmation_timed_out` and returns them. */
@@ -150,6 +183,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Validation and authorization shared by dispatch and confirm; a string result is an error. */
   const admit = (tool: Tool, args: JsonObject, ctx: ToolContext): { ok: true; value: unknown } | { ok: false; result: ToolResult } => {
+    // Who may call the tool at all comes first: an actor who may not make the call learns nothing about its arguments.
+    const refused = actorRefusal(tool, ctx.actor);
+    if (refused !== undefined) return { ok: false, result: refused };
     const checked = tool.input.safeParse(args);
     if (!checked.success) {
       const described = describeIssues(checked.error.issues);
@@ -162,16 +198,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     const denial = tool.authorize(checked.data, ctx);
     if (denial !== undefined) return { ok: false, result: errorResult(denial.code, denial.message) };
-    if (tool.effect !== 'read' && ctx.actor.kind !== 'user') {
-      return {
-        ok: false,
-        result: errorResult('authentication_required', `'${tool.name}' changes data; sign in to use it. Anonymous visitors can only read.`),
-      };
-    }
     return { ok: true, value: checked.data };
   };
 
-  const execute = async (tool: Tool, value: unknown, ctx: ToolContext, callerSignal: AbortSignal | undefined): Promise<ToolResult> => {
+  const execute = async (tool: Tool, value: unknown, ctx: ToolContext, callerSignal: AbortSignal | undefined, maxBytes = settings.maxResultBytes): Promise<ToolResult> => {
     if (callerSignal?.aborted === true) return errorResult('aborted', `The call to '${tool.name}' was aborted before it ran.`);
     const timeoutMs = tool.timeoutMs;
     let controller: AbortController | undefined;
@@ -197,7 +227,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       const pending = tool.handler(value, runCtx);
       const outcome = isPromiseLike(pending) ? await Promise.race([pending, stop]) : pending;
-      return boundResult(outcome, settings.maxResultBytes).value;
+      return boundResult(outcome, maxBytes).value;
     } catch (error) {
       if (error === timeoutMarker) {
         return errorResult('timeout', `'${tool.name}' did not finish within ${timeoutMs} ms and was aborted. Narrow the request and try again.`);
@@ -251,7 +281,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return result;
   };
 
-  const dispatch = async (call: ToolCall, dctx: DispatchContext): Promise<ToolResult> => {
+  const instrument = options.instrument;
+  const instrumented = async (call: InstrumentedCall, run: () => Promise<ToolResult>): Promise<ToolResult> => {
+    if (instrument === undefined) return run();
+    // The call's own result wins over whatever the instrument returns or throws: it observes, never decides.
+    let ran: { readonly result: ToolResult } | undefined;
+    const once = async (): Promise<ToolResult> => (ran ??= { result: await run() }).result;
+    try {
+      const answered = await instrument(call, once);
+      return ran === undefined ? answered : ran.result;
+    } catch (error) {
+      report(error, { tool: call.tool, phase: 'handler', actor: call.actor, threadId: call.threadId });
+      return ran?.result ?? failed(call.tool);
+    }
+  };
+
+  const dispatch = (call: ToolCall, dctx: DispatchContext): Promise<ToolResult> => {
+    if (instrument === undefined) return dispatchCall(call, dctx);
+    const name = typeof call?.name === 'string' ? call.name : '';
+    return instrumented({ phase: 'dispatch', tool: name, effect: byName.get(name)?.effect, arguments: call?.arguments, actor: dctx.actor, threadId: dctx.threadId }, () => dispatchCall(call, dctx));
+  };
+
+  const dispatchCall = async (call: ToolCall, dctx: DispatchContext): Promise<ToolResult> => {
     const name = typeof call?.name === 'string' ? call.name : '';
     const tool = byName.get(name);
     if (tool === undefined) {
@@ -282,7 +333,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
       return hold(tool, copy, ctx, dctx.canConfirm ?? true);
     }
-    return execute(tool, value, ctx, dctx.signal);
+    return execute(tool, value, ctx, dctx.signal, dctx.maxResultBytes);
   };
 
   const invalid = (why: string): ToolResult => errorResult('confirmation_invalid', `${why} Ask for the change again to get a new confirmation.`);
@@ -354,7 +405,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await settle({ status: 'failed', error: { code: error.code, message: error.message } });
       return admitted.result;
     }
-    const result = await execute(tool, admitted.value, ctx, options.signal);
+    const result = await instrumented(
+      { phase: 'confirm', tool: tool.name, effect: tool.effect, arguments: claimed.arguments, actor, threadId: claimed.threadId },
+      () => execute(tool, admitted.value, ctx, options.signal),
+    );
     const failure = typeof result === 'object' && result !== null && 'error' in result ? (result as { error: { code: string; message: string } }).error : undefined;
     await settle(
       failure === undefined
@@ -371,6 +425,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     definitions: () => (rendered ??= Object.freeze(renderTools(tools))),
     tool: (name) => byName.get(name),
     dispatch,
+    precheck: (name: string, actor: Actor): ToolResult | undefined => {
+      const tool = byName.get(name);
+      return tool === undefined ? errorResult('unknown_tool', `No tool named '${name.slice(0, 80)}'.`) : actorRefusal(tool, actor);
+    },
     confirm,
     expirePending: () => store.expire(clock()),
   };

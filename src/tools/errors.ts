@@ -18,6 +18,7 @@ export const toolsErrorCodes = {
   timeout: 'The tool did not finish within its time limit and was aborted.',
   aborted: 'The caller aborted the call before the tool finished.',
   tool_failed: 'The tool failed; the internal error went to the error hook.',
+  result_not_found: 'read_result: no stored result has that id in this conversation (another conversation\'s looks the same).',
   // Startup errors: a host's tool definitions or settings are wrong.
   invalid_tool_definition: 'A tool definition is malformed (name, input schema, effect or timeout).',
   duplicate_tool: 'Two tools with the same name were given to one dispatcher.',
@@ -41,4 +42,5 @@ export type ToolErrorCode =
   | 'confirmation_expired'
   | 'timeout'
   | 'aborted'
-  | 'tool_failed';
+  | 'tool_failed'
+  | 'result_not_found';

@@ -52,6 +52,28 @@ describe('query', () => {
     expect(Object.keys(page.data[0]!).sort()).toEqual(['density', 'id', 'name']);
   });
 
+  it('reads every scalar field when fields is absent, as "*" does', async () => {
+    const omitted = (await query({ manager: 'Part', filters: { sku: 'SKU-001' } })) as Page;
+    const star = (await query({ manager: 'Part', fields: ['*'], filters: { sku: 'SKU-001' } })) as Page;
+    expect(omitted).toEqual(star);
+    expect(Object.keys(omitted.data[0]!).sort()).toEqual(['id', 'name', 'sku', 'stock', 'unitPrice']);
+  });
+
+  it('offers fields as optional in the tool schema, for the direct strategy too', () => {
+    const direct = createChatDispatcher({ app: fixture.app, settings: { toolStrategy: 'direct' } });
+    for (const definition of [...dispatcher.definitions(), ...direct.definitions()].filter((tool) => tool.name.startsWith('query'))) {
+      const parameters = definition.parameters as { properties: Record<string, unknown>; required?: string[] };
+      expect(parameters.properties, definition.name).toHaveProperty('fields');
+      expect(parameters.required ?? [], definition.name).not.toContain('fields');
+    }
+  });
+
+  it('still refuses an empty fields list, saying that at least one is needed', async () => {
+    const error = failure(await query({ manager: 'Part', fields: [] }));
+    expect(error.code).toBe('invalid_arguments');
+    expect(error.message).toBe("Invalid arguments for 'query': $.fields: Too small: expected array to have >=1 items.");
+  });
+
   it('refuses "*" inside a nested selection', async () => {
     expect(failure(await query({ manager: 'Part', fields: ['name', { material: ['*'] }] })).code).toBe('invalid_arguments');
   });

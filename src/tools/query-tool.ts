@@ -21,7 +21,8 @@ export const queryShape = {
   fields: z
     .array(selection)
     .min(1)
-    .describe('Field names to return; "*" (top level only) for every scalar field; { relation: [fields] } for related rows.'),
+    .optional()
+    .describe('Field names to return; omit it (or "*", top level only) for every scalar field; { relation: [fields] } for related rows.'),
   filters: filterMap.optional().describe('Lookup keys to keep rows by, e.g. { "name__icontains": "bolt", "material__name": "Steel" }.'),
   exclude: filterMap.optional().describe('Lookup keys to drop rows by.'),
   limit: z.int().positive().optional().describe('Rows to return; defaults to and is capped by the maximum page size.'),
@@ -29,7 +30,8 @@ export const queryShape = {
 };
 
 export interface QueryArguments {
-  readonly fields: readonly FieldSelection[];
+  /** Absent: every scalar field, as `["*"]`. */
+  readonly fields?: readonly FieldSelection[] | undefined;
   readonly filters?: Readonly<Record<string, unknown>> | undefined;
   readonly exclude?: Readonly<Record<string, unknown>> | undefined;
   readonly limit?: number | undefined;
@@ -45,6 +47,9 @@ export interface QueryResult {
 
 type PageResult = { items: JsonObject[]; pageInfo: { totalCount: number } };
 
+/** The manager's default selection when `fields` is absent. */
+const allScalars: readonly FieldSelection[] = Object.freeze(['*']);
+
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
@@ -55,11 +60,11 @@ export function pageCap(app: ChatApp, settings: ToolSettings): number {
   return typeof dataCap === 'number' ? Math.min(settings.maxResults, dataCap) : settings.maxResults;
 }
 
-function normalizeFilters(index: SchemaIndex, manager: IndexedManager, filters: Readonly<Record<string, unknown>> | undefined, argumentName: string) {
+function normalizeFilters(index: SchemaIndex, manager: IndexedManager, filters: Readonly<Record<string, unknown>> | undefined, argumentName: string, maxDepth: number) {
   if (filters === undefined) return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filters)) {
-    const normalized = normalizeFilterKey(index, manager, key, argumentName);
+    const normalized = normalizeFilterKey(index, manager, key, argumentName, maxDepth);
     if (Object.hasOwn(out, normalized)) {
       throw toolError('invalid_arguments', `Filter key '${key}' in ${argumentName} repeats '${normalized}'. Give each lookup once.`);
     }
@@ -74,9 +79,10 @@ function filterTypeOf(app: ChatApp, root: string, managerName: string): string {
 }
 
 /**
- * Validates a query against the index (manager, fields, relations, filter keys), then reads one
- * page through GraphQL as the actor, so row permissions apply. An offset that is not a multiple of
- * the limit reads the two pages around it in one document.
+ * Validates a query against the index (manager, fields, relations, filter keys, `maxRelationDepth`),
+ * then reads one page through GraphQL as the actor, so row permissions apply. Without `fields` it
+ * reads every scalar field. An offset that is not a multiple of the limit reads the two pages
+ * around it in one document.
  */
 export async function runQuery(
   app: ChatApp,
@@ -88,9 +94,9 @@ export async function runQuery(
   signal: AbortSignal,
 ): Promise<QueryResult> {
   const manager = requireManager(index, managerName);
-  const plan = planSelection(index, manager, args.fields);
-  const filter = normalizeFilters(index, manager, args.filters, 'filters');
-  const exclude = normalizeFilters(index, manager, args.exclude, 'exclude');
+  const plan = planSelection(index, manager, args.fields ?? allScalars, settings.maxRelationDepth);
+  const filter = normalizeFilters(index, manager, args.filters, 'filters', settings.maxRelationDepth);
+  const exclude = normalizeFilters(index, manager, args.exclude, 'exclude', settings.maxRelationDepth);
   const cap = pageCap(app, settings);
   const limit = Math.min(args.limit ?? cap, cap);
   const offset = args.offset ?? 0;
@@ -143,8 +149,7 @@ export async function runQuery(
 export function createQueryTool(app: ChatApp, index: SchemaIndex, settings: ToolSettings): Tool {
   return defineTool({
     name: 'query',
-    description:
-      'Read rows of one exposed manager: choose fields (and related fields), filter with lookup keys from get_manager_schema, page with limit and offset. Answers { data, total_count, has_more }.',
+    description: `Read rows of one exposed manager: choose fields (omitted: every scalar field) and related fields, filter with lookup keys from get_manager_schema (relations at most ${settings.maxRelationDepth} deep), page with limit and offset. Answers { data, total_count, has_more }.`,
     input: z.object({ manager: z.string().min(1).describe('Manager name, as search_managers returns it.'), ...queryShape }),
     effect: 'read',
     ...(settings.queryTimeoutSeconds === null ? {} : { timeoutMs: settings.queryTimeoutSeconds * 1000 }),
@@ -160,7 +165,7 @@ export function createDirectQueryTool(app: ChatApp, index: SchemaIndex, settings
     `Read ${entry.manager} rows${entry.description === '' ? '' : ` (${entry.description.replace(/\.$/, '')})`}.`,
     `Fields: ${entry.fields.map((item) => item.name).join(', ')}.`,
     relations === '' ? '' : `Relations: ${relations}.`,
-    `Filters: ${entry.filters.join(', ')}; traverse a relation with <relation>__<key>.`,
+    `Filters: ${entry.filters.join(', ')}; traverse a relation with <relation>__<key>, at most ${settings.maxRelationDepth} deep.`,
   ]
     .filter((part) => part !== '')
     .join(' ');

@@ -186,3 +186,25 @@ describe('the fingerprint', () => {
     expect(index.fingerprint).toBe(canonicalHash(index.entries));
   });
 });
+
+describe('catalogue metadata', () => {
+  const catalogued: ChatManager[] = [
+    { ...manager('Part', { description: 'A part.' }), catalog: { domain: 'manufacturing', useWhen: 'the question concerns designed or purchased components', distinguishFrom: ['Material', 'AuditLog'] } },
+    manager('Material'),
+    manager('Component', { description: 'A catalogue component of a supplier.' }),
+    manager('AuditLog', { chatExposed: false }),
+  ];
+  const index = buildSchemaIndex(catalogued);
+
+  it('shows on the entry, telling it only from managers that are exposed, and enters the fingerprint', () => {
+    expect(index.entry('Part')!.catalog).toEqual({ domain: 'manufacturing', useWhen: 'the question concerns designed or purchased components', distinguishFrom: ['Material'] });
+    expect(index.entry('Material')).not.toHaveProperty('catalog');
+    expect(index.fingerprint).toBe(canonicalHash(index.entries));
+    expect(index.fingerprint).not.toBe(buildSchemaIndex(catalogued.map((item) => ({ ...item, catalog: undefined }))).fingerprint);
+  });
+
+  it('ranks by domain and use-when words, which the names and fields alone do not hold', () => {
+    expect(searchManagers(index, 'manufacturing').map((entry) => entry.manager)).toEqual(['Part']);
+    expect(searchManagers(index, 'purchased components').map((entry) => entry.manager)[0]).toBe('Part');
+  });
+});

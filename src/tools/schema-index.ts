@@ -11,6 +11,14 @@ export interface SchemaIndexEntry {
   readonly relations: readonly { readonly name: string; readonly target: string; readonly cardinality: ChatCardinality }[];
   /** Lookup keys on the manager itself; traverse a relation with `<relation>__<key of its target>`. */
   readonly filters: readonly string[];
+  /** The manager's catalogue metadata, when it has any (`distinguishFrom` lists exposed managers only). */
+  readonly catalog?: SchemaCatalog;
+}
+
+export interface SchemaCatalog {
+  readonly domain?: string;
+  readonly useWhen?: string;
+  readonly distinguishFrom?: readonly string[];
 }
 
 /** What search and validation precompute per entry. */
@@ -89,7 +97,7 @@ function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
   entries.forEach((entry, i) => {
     if (i > 0) hash.update(',');
     const q = JSON.stringify;
-    let text = `{"description":${q(entry.description)},"fields":[`;
+    let text = `{${entry.catalog === undefined ? '' : `"catalog":${catalogJson(entry.catalog)},`}"description":${q(entry.description)},"fields":[`;
     entry.fields.forEach((field, k) => {
       text += `${k > 0 ? ',' : ''}{"name":${q(field.name)},"type":${q(field.type)}}`;
     });
@@ -101,6 +109,15 @@ function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
   });
   hash.update(']');
   return hash.digest('hex');
+}
+
+/** A catalogue's canonical JSON: keys in order, the absent ones left out. */
+function catalogJson(catalog: SchemaCatalog): string {
+  const parts: string[] = [];
+  if (catalog.distinguishFrom !== undefined) parts.push(`"distinguishFrom":${JSON.stringify(catalog.distinguishFrom)}`);
+  if (catalog.domain !== undefined) parts.push(`"domain":${JSON.stringify(catalog.domain)}`);
+  if (catalog.useWhen !== undefined) parts.push(`"useWhen":${JSON.stringify(catalog.useWhen)}`);
+  return `{${parts.join(',')}}`;
 }
 
 function memoTokenize(): (text: string) => readonly string[] {
@@ -125,19 +142,23 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
     .map((relation) => ({ name: relation.name, target: targetName(relation), cardinality: cardinalityOf(relation) }))
     .sort((a, b) => byName(a.name, b.name));
   const filters = ownFilterKeys(manager.fields, visibleRelations, cardinalityOf);
+  const catalog = catalogOf(manager, exposed);
   const entry: SchemaIndexEntry = Object.freeze({
     manager: manager.name,
     description: manager.description ?? '',
     fields: Object.freeze(fields),
     relations: Object.freeze(relations),
     filters: Object.freeze(filters),
+    ...(catalog === undefined ? {} : { catalog }),
   });
   const nameTokens = tokensOf(manager.name);
   const strong = new Set<string>();
   for (const field of fields) for (const token of tokensOf(field.name)) strong.add(token);
   for (const relation of relations) for (const token of tokensOf(relation.name)) strong.add(token);
+  // The catalogue ranks: its domain as strongly as a field, its use-when as the description.
+  for (const token of tokensOf(catalog?.domain ?? '')) strong.add(token);
   // A filter key's words are its field or relation name and its operator.
-  const weak = new Set<string>(tokensOf(entry.description));
+  const weak = new Set<string>([...tokensOf(entry.description), ...tokensOf(catalog?.useWhen ?? '')]);
   if (filters.length > 0) for (const token of operatorTokens) weak.add(token);
   const haystack = [...new Set([...nameTokens, ...strong, ...weak])].join(' ');
   return {
@@ -151,6 +172,19 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
     reverseNames: new Map(visibleRelations.map((relation) => [relation.name, relation.reverseName])),
     filterSet: new Set(filters),
   };
+}
+
+/** The catalogue an entry shows, with only the exposed managers it is to be told from; undefined when empty. */
+function catalogOf(manager: ChatManager, exposed: ReadonlySet<string>): SchemaCatalog | undefined {
+  const given = manager.catalog;
+  if (given === undefined) return undefined;
+  const distinguishFrom = (given.distinguishFrom ?? []).filter((name) => exposed.has(name)).sort(byName);
+  const catalog: SchemaCatalog = {
+    ...(distinguishFrom.length === 0 ? {} : { distinguishFrom: Object.freeze(distinguishFrom) }),
+    ...(given.domain === undefined ? {} : { domain: given.domain }),
+    ...(given.useWhen === undefined ? {} : { useWhen: given.useWhen }),
+  };
+  return Object.keys(catalog).length === 0 ? undefined : Object.freeze(catalog);
 }
 
 function buildEdges(all: readonly IndexedManager[], byManager: ReadonlyMap<string, IndexedManager>): Map<string, RelationEdge[]> {

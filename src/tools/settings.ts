@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
+import { maxLookupDepth } from '../data/index.js';
 
 /** The chat tool settings, every default in one place (units in the names). Unknown keys are errors. */
 export const toolSettingsSchema = z.strictObject({
@@ -17,6 +18,11 @@ export const toolSettingsSchema = z.strictObject({
   confirmTimeoutSeconds: z.number().positive().default(30),
   /** Largest serialized tool result; larger results are cut and flagged `truncated`. Bytes (UTF-8). */
   maxResultBytes: z.int().min(256).default(65_536),
+  /**
+   * Most relations a `query` selection may nest, or a filter key traverse. Relations. At most the
+   * data layer's own ceiling (`maxLookupDepth`, 3): its generated filters go no deeper.
+   */
+  maxRelationDepth: z.int().min(1).max(maxLookupDepth).default(maxLookupDepth),
 });
 
 export type ToolSettingsInput = z.input<typeof toolSettingsSchema>;
