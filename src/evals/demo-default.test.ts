@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoCaseOpener, demoConfirmedTools, loadDataset, metricsOf, runDataset } from './index.js';
+import { caseOpener, demoConfirmedTools, demoFixture, loadDataset, metricsOf, runDataset } from './index.js';
 
 const file = join(import.meta.dirname, '..', '..', 'evals', 'datasets', 'demo-default.yaml');
 const directory = mkdtempSync(join(tmpdir(), 'plumb-evals-default-'));
@@ -13,7 +13,7 @@ describe('the embedded default on the demo-default dataset (no model, SQLite sto
   it('answers every answered turn correctly, leaves every must-be-unread turn unread, and answers at least 90% of the rest', async () => {
     const dataset = await loadDataset(file);
     const results = await runDataset(dataset, {
-      openCase: demoCaseOpener({ now: new Date(dataset.now), store: 'sqlite', directory }),
+      openCase: caseOpener({ fixture: demoFixture, now: new Date(dataset.now), store: 'sqlite', directory }),
       confirmedTools: demoConfirmedTools(),
     });
     const metrics = metricsOf(results);

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { PlumbError } from '../core/index.js';
 import { evalDatasetSchema } from './dataset-schema.js';
@@ -32,4 +34,26 @@ export async function loadDataset(path: string): Promise<EvalDataset> {
     throw new PlumbError('eval_dataset_unreadable', `Cannot read the dataset '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   return parseDataset(text, path);
+}
+
+/** The folder of the datasets Plumb ships (`evals/datasets` in the package). */
+export const packagedDatasetsFolder = fileURLToPath(new URL('../../evals/datasets/', import.meta.url));
+
+/** The names of the packaged datasets, sorted. */
+export async function packagedDatasetNames(): Promise<string[]> {
+  const files = await readdir(packagedDatasetsFolder);
+  return files.filter((file) => file.endsWith('.yaml')).map((file) => file.slice(0, -'.yaml'.length)).sort();
+}
+
+/**
+ * A dataset by name (a packaged one) or by path (a `.yaml`, `.yml` or `.json` file, or anything
+ * with a slash, from `cwd`). An unknown name fails with `eval_dataset_unknown`, listing the names.
+ */
+export async function resolveDataset(spec: string, cwd: string): Promise<EvalDataset> {
+  if (/[\\/]/.test(spec) || /\.(ya?ml|json)$/i.test(spec)) return loadDataset(resolve(cwd, spec));
+  const names = await packagedDatasetNames();
+  if (!names.includes(spec)) {
+    throw new PlumbError('eval_dataset_unknown', `Unknown dataset '${spec}': give a file path (./my-cases.yaml) or one of ${names.join(', ')}.`, { details: { dataset: spec } });
+  }
+  return loadDataset(join(packagedDatasetsFolder, `${spec}.yaml`));
 }

@@ -1,5 +1,5 @@
 import type { Actor, JsonValue } from '../core/index.js';
-import type { EvalActorName, EvalCase, EvalDecision, EvalTurn } from './dataset-schema.js';
+import type { EvalCase, EvalDecision, EvalTurn } from './dataset-schema.js';
 
 /** One event as the runner reads it: any transport event, `plan` included; unknown fields are ignored. */
 export interface EvalEvent {
@@ -23,13 +23,18 @@ export interface EvalEngine {
 /** What one case is played against: a fresh engine over fresh data, and the dataset's actors. */
 export interface EvalCaseKit {
   readonly engine: EvalEngine;
-  actor(name: EvalActorName): Actor;
+  /** The fixture's actor of that name; throws `eval_unknown_actor` for one it does not have. */
+  actor(name: string): Actor;
+  /** A model plays the turns the router leaves unread. */
+  readonly withModel: boolean;
   close(): Promise<void>;
 }
 
 export type OpenEvalCase = (evalCase: EvalCase, signal: AbortSignal | undefined) => Promise<EvalCaseKit>;
 
 export interface ObservedCall {
+  /** The planned task the call ran for, or null outside a planned turn. */
+  readonly taskId: string | null;
   readonly tool: string;
   readonly arguments: JsonValue;
   readonly result: JsonValue | undefined;
@@ -54,11 +59,19 @@ export interface ObservedTurn {
   readonly answer: string;
   readonly done: boolean;
   readonly error: { readonly code: string; readonly message: string } | null;
+  /** A planned turn's coverage, from its `done` event. */
+  readonly coverage: { readonly resolved: number; readonly total: number } | null;
+  /** Token usage over the turn's rounds, from its `done` events. */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
   readonly events: number;
+  /** Every event, in order, for traces. */
+  readonly trace: readonly EvalEvent[];
 }
 
 /** Bound on confirmations in one turn: a turn asking for more is cut off and fails. */
 const MAX_CONFIRMATIONS = 8;
+/** Bound on the events a turn's observation keeps (a runaway stream is cut off there in the trace). */
+const MAX_TRACED_EVENTS = 5000;
 
 /**
  * Plays a case's turns on one thread, in order, answering each confirm_mutation as the turn's
@@ -116,11 +129,14 @@ class TurnObservation {
   #outcome: string | null = null;
   #planLanguage: string | null = null;
   #planSteps: ObservedPlanStep[] = [];
-  readonly #calls: { tool: string; arguments: JsonValue; result: JsonValue | undefined; id: string }[] = [];
+  readonly #calls: { taskId: string | null; tool: string; arguments: JsonValue; result: JsonValue | undefined; id: string }[] = [];
   readonly #confirmations: { mutation: string; input: JsonValue; decision: EvalDecision }[] = [];
   #answer = '';
   #done = false;
   #error: { code: string; message: string } | null = null;
+  #coverage: { resolved: number; total: number } | null = null;
+  readonly #usage = { inputTokens: 0, outputTokens: 0 };
+  readonly #trace: EvalEvent[] = [];
   #events = 0;
 
   get confirmationCount(): number {
@@ -133,7 +149,7 @@ class TurnObservation {
     this.#done = false;
     for await (const item of stream) {
       const event = item as EvalEvent & Readonly<Record<string, unknown>>;
-      this.#events++;
+      if (this.#events++ < MAX_TRACED_EVENTS) this.#trace.push(item);
       if (typeof event.thread_id === 'string') this.threadId ??= event.thread_id;
       switch (event.type) {
         case 'plan':
@@ -144,7 +160,7 @@ class TurnObservation {
           }
           break;
         case 'tool_call':
-          this.#calls.push({ id: String(event.id), tool: String(event.name), arguments: (event.args ?? null) as JsonValue, result: undefined });
+          this.#calls.push({ id: String(event.id), taskId: typeof event.task_id === 'string' ? event.task_id : null, tool: String(event.name), arguments: (event.args ?? null) as JsonValue, result: undefined });
           break;
         case 'tool_result': {
           const call = this.#calls.find((item) => item.id === String(event.id) && item.result === undefined);
@@ -160,6 +176,8 @@ class TurnObservation {
         case 'done':
           this.#done = true;
           pending = null;
+          this.#coverage = coverageOf(event.coverage) ?? this.#coverage;
+          this.#addUsage(event.usage);
           break;
         case 'error':
           this.#error = { code: String(event.code), message: String(event.message) };
@@ -172,6 +190,13 @@ class TurnObservation {
     return pending;
   }
 
+  #addUsage(value: unknown): void {
+    if (typeof value !== 'object' || value === null) return;
+    const usage = value as Record<string, unknown>;
+    if (typeof usage.input_tokens === 'number') this.#usage.inputTokens += usage.input_tokens;
+    if (typeof usage.output_tokens === 'number') this.#usage.outputTokens += usage.output_tokens;
+  }
+
   confirmed(pending: PendingConfirmation, decision: EvalDecision): void {
     this.#confirmations.push({ mutation: pending.mutation, input: pending.input, decision });
   }
@@ -181,14 +206,23 @@ class TurnObservation {
       outcome: this.#outcome,
       planLanguage: this.#planLanguage,
       planSteps: this.#planSteps,
-      calls: this.#calls.map(({ tool, arguments: args, result }) => ({ tool, arguments: args, result })),
+      calls: this.#calls.map(({ taskId, tool, arguments: args, result }) => ({ taskId, tool, arguments: args, result })),
       confirmations: this.#confirmations,
       answer: this.#answer,
       done: this.#done,
       error: this.#error,
+      coverage: this.#coverage,
+      usage: { ...this.#usage },
       events: this.#events,
+      trace: this.#trace,
     };
   }
+}
+
+function coverageOf(value: unknown): { resolved: number; total: number } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const coverage = value as Record<string, unknown>;
+  return typeof coverage.resolved === 'number' && typeof coverage.total === 'number' ? { resolved: coverage.resolved, total: coverage.total } : null;
 }
 
 function planStep(value: unknown): ObservedPlanStep {

@@ -1,7 +1,8 @@
-import type { EvalCase, EvalDataset, EvalLanguage, EvalTurnKind } from './dataset-schema.js';
+import type { EvalCase, EvalDataset, EvalLanguage, EvalTurn, EvalTurnKind } from './dataset-schema.js';
 import { playCase } from './play-case.js';
 import type { ObservedTurn, OpenEvalCase } from './play-case.js';
-import { scoreTurn } from './score-turn.js';
+import type { JudgeVerdict } from './judges.js';
+import { notPlayed, scoreTurn, withJudge } from './score-turn.js';
 import type { TurnScore } from './score-turn.js';
 
 export interface TurnResult extends TurnScore {
@@ -12,6 +13,9 @@ export interface TurnResult extends TurnScore {
   readonly kind: EvalTurnKind;
   readonly language: EvalLanguage;
   readonly actor: string;
+  readonly tier: number;
+  readonly tags: readonly string[];
+  /** The plan outcome expected, `error` for a turn that must end in one, `answer` when the dataset leaves it open. */
   readonly expectedOutcome: string;
   readonly mustBeUnread: boolean;
   readonly note: string | null;
@@ -30,8 +34,10 @@ export interface RunDatasetOptions {
   readonly signal?: AbortSignal;
   /** Send each case's language with its turns (default true); false measures the router's own choice. */
   readonly sendLanguage?: boolean;
-  /** Called after each case, for progress. */
-  readonly onCase?: (evalCase: EvalCase, results: readonly TurnResult[]) => void;
+  /** The quality judge: called for each answered turn whose expectation has a rubric. */
+  readonly judgeQuality?: (turn: EvalTurn, observed: ObservedTurn, signal: AbortSignal | undefined) => Promise<JudgeVerdict>;
+  /** Called after each case, for progress (awaited). */
+  readonly onCase?: (evalCase: EvalCase, results: readonly TurnResult[]) => void | Promise<void>;
 }
 
 /**
@@ -47,8 +53,10 @@ export async function runDataset(dataset: EvalDataset, options: RunDatasetOption
     options.signal?.throwIfAborted();
     let observed: ObservedTurn[] = [];
     let failure: string | null = null;
+    let withModel = false;
     try {
       const kit = await options.openCase(evalCase, options.signal);
+      withModel = kit.withModel;
       try {
         observed = await playCase(kit, evalCase, {
           ...(options.sendLanguage === undefined ? {} : { sendLanguage: options.sendLanguage }),
@@ -65,10 +73,11 @@ export async function runDataset(dataset: EvalDataset, options: RunDatasetOption
     let failedBefore = false;
     for (const [index, turn] of evalCase.turns.entries()) {
       const seen = observed[index];
-      const score: TurnScore =
-        seen === undefined
-          ? { answered: false, verdict: turn.expect.outcome === 'unread' ? 'unread' : 'missed', reasons: [failure ?? 'the turn was not played'] }
-          : scoreTurn(turn, seen, confirmedTools === undefined ? {} : { confirmedTools });
+      let score: TurnScore =
+        seen === undefined ? notPlayed(turn, failure ?? 'the turn was not played') : scoreTurn(turn, seen, { withModel, ...(confirmedTools === undefined ? {} : { confirmedTools }) });
+      if (seen !== undefined && score.answered && turn.expect.quality !== undefined && options.judgeQuality !== undefined) {
+        score = withJudge(score, await options.judgeQuality(turn, seen, options.signal));
+      }
       caseResults.push({
         ...score,
         id: `${evalCase.id}#${index + 1}`,
@@ -77,21 +86,23 @@ export async function runDataset(dataset: EvalDataset, options: RunDatasetOption
         kind: turn.kind,
         language: evalCase.language,
         actor: evalCase.actor,
-        expectedOutcome: turn.expect.outcome,
+        tier: evalCase.tier,
+        tags: evalCase.tags,
+        expectedOutcome: turn.expect.outcome ?? (turn.expect.error === undefined ? 'answer' : 'error'),
         mustBeUnread: turn.mustBeUnread,
         note: turn.note ?? null,
         afterFailure: failedBefore,
-        observed: seen ?? emptyObservation,
+        observed: seen ?? unplayed,
       });
       if (score.verdict === 'wrong' || score.verdict === 'missed') failedBefore = true;
     }
     results.push(...caseResults);
-    options.onCase?.(evalCase, caseResults);
+    await options.onCase?.(evalCase, caseResults);
   }
   return results;
 }
 
-const emptyObservation: ObservedTurn = Object.freeze({
+const unplayed: ObservedTurn = Object.freeze({
   outcome: null,
   planLanguage: null,
   planSteps: [],
@@ -100,5 +111,8 @@ const emptyObservation: ObservedTurn = Object.freeze({
   answer: '',
   done: false,
   error: null,
+  coverage: null,
+  usage: { inputTokens: 0, outputTokens: 0 },
   events: 0,
+  trace: [],
 });

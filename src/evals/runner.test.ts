@@ -18,7 +18,7 @@ function scriptedKit(script: Record<string, { send: EvalEvent[]; approve?: EvalE
       return stream((request.confirmed ? entry?.approve : entry?.reject) ?? []);
     },
   };
-  return { engine, actor: (name) => (name === 'anonymous' ? anonymous : userActor(name, ['admin'])), close: () => Promise.resolve() };
+  return { engine, withModel: false, actor: (name) => (name === 'anonymous' ? anonymous : userActor(name, ['admin'])), close: () => Promise.resolve() };
 }
 
 async function* stream(events: readonly EvalEvent[]): AsyncIterable<EvalEvent> {

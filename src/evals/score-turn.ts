@@ -1,11 +1,11 @@
-import type { EvalExpectedCall, EvalTurn } from './dataset-schema.js';
-import { argumentsMatch } from './match-arguments.js';
-import { containsFact } from './match-facts.js';
-import type { ObservedCall, ObservedTurn } from './play-case.js';
+import type { EvalTurn } from './dataset-schema.js';
+import { judgeAccuracy, judgeContract, judgeNames, judgeResultSet, judgeSequence } from './judges.js';
+import type { JudgeVerdict } from './judges.js';
+import type { ObservedTurn } from './play-case.js';
 
 /** How a turn went, against what it should have come to. */
 export type TurnVerdict =
-  /** Answered, and outcome, calls, confirmations and facts all match. */
+  /** Answered, and every judge that applies passes. */
   | 'correct'
   /** Answered with something wrong (or answered at all when it must be unread). */
   | 'wrong'
@@ -15,11 +15,13 @@ export type TurnVerdict =
   | 'unread';
 
 export interface TurnScore {
-  /** Outcome run, ask or declined, ending with a done event. */
+  /** The router's outcome run, ask or declined, or a model's answer, ending with `done` (or the error the turn expects). */
   readonly answered: boolean;
   readonly verdict: TurnVerdict;
   /** Why the turn is not correct, one line each (empty when it is). */
   readonly reasons: readonly string[];
+  /** Every judge's verdict, in `judgeNames` order. */
+  readonly judges: readonly JudgeVerdict[];
 }
 
 const ANSWERED = new Set(['run', 'ask', 'declined']);
@@ -27,72 +29,48 @@ const ANSWERED = new Set(['run', 'ask', 'declined']);
 export interface ScoreOptions {
   /** Tools that need a person's confirmation: each expected call of one must have been confirmed. */
   readonly confirmedTools?: ReadonlySet<string>;
+  /** The turn was played with a model: a turn the router left unread may be the model's to answer. */
+  readonly withModel?: boolean;
 }
 
 export function scoreTurn(turn: EvalTurn, observed: ObservedTurn, options: ScoreOptions = {}): TurnScore {
-  const answered = observed.outcome !== null && ANSWERED.has(observed.outcome) && observed.done && observed.error === null;
-  const expectUnread = turn.expect.outcome === 'unread';
+  const routerAnswered = observed.outcome !== null && ANSWERED.has(observed.outcome) && observed.done && observed.error === null;
+  const modelAnswered = options.withModel === true && !routerAnswered && observed.done && observed.error === null;
+  const endedAsExpected = turn.expect.error !== undefined && observed.error !== null;
+  const answered = routerAnswered || modelAnswered || endedAsExpected;
   if (!answered) {
     const why = observed.error !== null ? `error ${observed.error.code}: ${observed.error.message}` : observed.outcome === null ? 'no plan event' : `outcome ${observed.outcome}${observed.done ? '' : ' without done'}`;
-    if (expectUnread) return { answered, verdict: 'unread', reasons: observed.error === null ? [] : [why] };
-    return { answered, verdict: 'missed', reasons: [`expected ${turn.expect.outcome}, got ${why}`] };
+    if (turn.expect.outcome === 'unread' && turn.expect.error === undefined) return unanswered('unread', observed.error === null ? [] : [why]);
+    return unanswered('missed', [`expected ${turn.expect.error === undefined ? (turn.expect.outcome ?? 'an answer') : `error ${turn.expect.error}`}, got ${why}`]);
   }
-  const reasons: string[] = [];
-  if (expectUnread) reasons.push(`must be unread, but the router answered (${observed.outcome})`);
-  else if (observed.outcome !== turn.expect.outcome) reasons.push(`expected outcome ${turn.expect.outcome}, got ${observed.outcome}`);
-  if (turn.expect.calls !== undefined) reasons.push(...callProblems(turn.expect.calls, observed.calls));
-  if (turn.expect.compute !== undefined) {
-    const steps = observed.planSteps.filter((step) => step.kind === 'compute');
-    if (steps.length === 0) reasons.push(`expected a ${turn.expect.compute} step in the plan, found none`);
-    else if (!steps.some((step) => step.operation === null || step.operation === turn.expect.compute)) {
-      reasons.push(`expected a ${turn.expect.compute} step, the plan computes ${steps.map((step) => step.operation).join(', ')}`);
-    }
-  }
-  reasons.push(...confirmationProblems(turn, observed, options.confirmedTools));
-  for (const fact of turn.expect.facts) if (!containsFact(observed.answer, fact)) reasons.push(`answer lacks '${fact}'`);
-  for (const fact of turn.expect.absent) if (containsFact(observed.answer, fact)) reasons.push(`answer states '${fact}', which it must not`);
-  return { answered, verdict: reasons.length === 0 ? 'correct' : 'wrong', reasons };
+  const judges = [
+    judgeContract(turn, observed, { confirmedTools: options.confirmedTools }),
+    judgeSequence(turn, observed),
+    judgeAccuracy(turn, observed),
+    judgeResultSet(turn, observed),
+    { judge: 'quality', status: 'skip', reasons: [] } as const,
+  ];
+  return withJudges(answered, judges);
 }
 
-function callProblems(expected: readonly EvalExpectedCall[], calls: readonly ObservedCall[]): string[] {
-  if (assign(expected, calls)) return [];
-  const shown = calls.length === 0 ? 'none' : calls.map((call) => `${call.tool} ${JSON.stringify(call.arguments)}`).join('; ');
-  const wanted = expected.length === 0 ? 'none' : expected.map((call) => `${call.tool} ${JSON.stringify(call.arguments)}`).join('; ');
-  return [`calls differ: expected ${wanted}; got ${shown}`];
+/** The score after a judge's verdict is replaced (the quality judge answers later, from its model). */
+export function withJudge(score: TurnScore, judged: JudgeVerdict): TurnScore {
+  if (!score.answered) return score;
+  return withJudges(true, score.judges.map((item) => (item.judge === judged.judge ? judged : item)));
 }
 
-/** Every expected call matched by a distinct actual call and nothing else called (any order). */
-function assign(expected: readonly EvalExpectedCall[], calls: readonly ObservedCall[]): boolean {
-  if (expected.length !== calls.length) return false;
-  const used = new Set<number>();
-  const place = (i: number): boolean => {
-    if (i === expected.length) return true;
-    const want = expected[i] as EvalExpectedCall;
-    for (const [j, call] of calls.entries()) {
-      if (used.has(j) || call.tool !== want.tool || !argumentsMatch(want.arguments, call.arguments)) continue;
-      used.add(j);
-      if (place(i + 1)) return true;
-      used.delete(j);
-    }
-    return false;
-  };
-  return place(0);
+function withJudges(answered: boolean, judges: readonly JudgeVerdict[]): TurnScore {
+  const reasons = judges.flatMap((item) => (item.status === 'fail' ? item.reasons : []));
+  return { answered, verdict: reasons.length === 0 ? 'correct' : 'wrong', reasons, judges };
 }
 
-function confirmationProblems(turn: EvalTurn, observed: ObservedTurn, confirmedTools: ReadonlySet<string> | undefined): string[] {
-  const confirm = turn.expect.confirm;
-  const asked = observed.confirmations;
-  if (confirm === undefined) {
-    return asked.length === 0 ? [] : [`unexpected confirm_mutation for ${asked.map((item) => item.mutation).join(', ')} (rejected)`];
-  }
-  if (asked.length === 0) return ['expected a confirm_mutation, none came'];
-  const problems: string[] = [];
-  if (Array.isArray(confirm) && confirm.length !== asked.length) problems.push(`expected ${confirm.length} confirmations, got ${asked.length}`);
-  const writes = new Set((turn.expect.calls ?? []).map((call) => call.tool));
-  for (const item of asked) if (turn.expect.calls !== undefined && !writes.has(item.mutation)) problems.push(`confirm_mutation for ${item.mutation}, which the turn should not call`);
-  if (confirmedTools !== undefined && turn.expect.calls !== undefined) {
-    const due = turn.expect.calls.filter((call) => confirmedTools.has(call.tool)).length;
-    if (due !== asked.length && !Array.isArray(confirm)) problems.push(`expected ${due} confirmations (one per write), got ${asked.length}`);
-  }
-  return problems;
+/** A turn that never ran (its case failed to open, or an earlier turn did not end): why, as its only reason. */
+export function notPlayed(turn: EvalTurn, reason: string): TurnScore {
+  return unanswered(turn.expect.outcome === 'unread' && turn.expect.error === undefined ? 'unread' : 'missed', [reason]);
+}
+
+/** A turn not answered fails (a miss) or passes (left unread as it must be) the contract; nothing else applies. */
+function unanswered(verdict: 'unread' | 'missed', reasons: readonly string[]): TurnScore {
+  const judges = judgeNames.map((judge): JudgeVerdict => (judge === 'contract' ? { judge, status: verdict === 'unread' ? 'pass' : 'fail', reasons: verdict === 'unread' ? [] : reasons } : { judge, status: 'skip', reasons: [] }));
+  return { answered: false, verdict, reasons, judges };
 }
