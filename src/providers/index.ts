@@ -27,6 +27,7 @@ export {
 export type { GuardOptions, StreamTimeouts } from './stream-guard.js';
 export { createScriptedProvider, loadScript } from './scripted/scripted-provider.js';
 export type { ScriptedProvider, ScriptedRequest } from './scripted/scripted-provider.js';
+export { scriptSchema } from './scripted/script-schema.js';
 export type { Script, ScriptInput, ScriptedCompletion, ScriptedWhen } from './scripted/script-schema.js';
 export { createOpenAiProvider, OPENAI_DEFAULTS, OpenAiDecoder } from './openai/openai-provider.js';
 export { toOpenAiMessages, fromOpenAiMessages, toOpenAiTools } from './openai/openai-messages.js';

@@ -11,6 +11,7 @@ export type ProviderFailureCode =
   | 'provider_stream_cut'
   | 'provider_timeout'
   | 'provider_network'
+  | 'provider_connection_refused'
   | 'provider_bad_response';
 
 const RETRYABLE: ReadonlySet<ProviderFailureCode> = new Set<ProviderFailureCode>([
@@ -143,7 +144,7 @@ function describe(code: ProviderFailureCode, provider: string, status: number, r
     case 'provider_unavailable':
       return `The ${provider} provider is unavailable or overloaded (HTTP ${status}).`;
     case 'provider_context_too_long':
-      return `The conversation is too long for the ${provider} model's context window (HTTP ${status}). Shorten the history or lower maxRecentMessages.`;
+      return `The conversation is too long for the ${provider} model's context window (HTTP ${status}). Set contextWindowTokens to the model's window so that the history is compacted in time.`;
     case 'provider_invalid_request':
       return `The ${provider} provider rejected the request (HTTP ${status}). Check the model name and settings.`;
     case 'provider_timeout':
@@ -211,8 +212,67 @@ export function streamCut(provider: string, what: string, cause?: unknown): Prov
 
 /** A `provider_network` for a connection that failed or broke. */
 export function networkFailure(provider: string, cause: unknown): ProviderError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const reason = innermostMessage(cause);
   return new ProviderError('provider_network', `Could not reach the ${provider} provider: ${reason}.`, { provider, cause, providerMessage: reason });
+}
+
+/**
+ * A request that never reached the provider at `url`. A refused connection to this machine means
+ * nothing listens there — a local model server that is not running — and no retry changes that, so
+ * it fails at once (`provider_connection_refused`, not retried) with the address and what to check
+ * (`hint`, e.g. "Is `ollama serve` running?"). Anything else is a retried `provider_network`
+ * naming the address.
+ */
+export function connectionFailure(provider: string, url: string, cause: unknown, hint = 'Is the model server running?'): ProviderError {
+  const address = originOf(url);
+  if (isLoopback(url) && hasCode(cause, 'ECONNREFUSED')) {
+    return new ProviderError(
+      'provider_connection_refused',
+      `Nothing is listening at ${address} for the ${provider} provider (connection refused). ${hint} Or set providerConfig.baseUrl (--base-url) to where it listens.`,
+      { provider, cause, providerMessage: innermostMessage(cause), retryable: false },
+    );
+  }
+  const reason = innermostMessage(cause);
+  return new ProviderError('provider_network', `Could not reach the ${provider} provider at ${address}: ${reason}.`, { provider, cause, providerMessage: reason });
+}
+
+/** Scheme, host and port only: a path or query may hold a key. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'its base URL';
+  }
+}
+
+function isLoopback(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0.0.0.0' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Whether `code` is on the error, its causes, or (happy eyeballs tries every address) any of an AggregateError's errors. */
+function hasCode(error: unknown, code: string, depth = 0): boolean {
+  if (depth > 5 || typeof error !== 'object' || error === null) return false;
+  const record = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (record.code === code) return true;
+  if (Array.isArray(record.errors) && record.errors.length > 0 && record.errors.every((inner) => hasCode(inner, code, depth + 1))) return true;
+  return hasCode(record.cause, code, depth + 1);
+}
+
+/** The most specific message in a chain of causes (`fetch failed` says less than `connect ECONNREFUSED 127.0.0.1:11434`). */
+function innermostMessage(error: unknown): string {
+  let current: unknown = error;
+  let message = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause instanceof Error; depth++) {
+    current = current.cause;
+    if (current instanceof Error && current.message !== '') message = current.message;
+  }
+  return message;
 }
 
 /** A `provider_bad_response` for a payload that is not what the provider documents. */

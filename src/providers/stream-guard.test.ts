@@ -42,6 +42,22 @@ describe('stream guard', () => {
     expect(seen).toEqual([{ type: 'text', text: 'a' }]);
   });
 
+  it('fails with provider_timeout when the whole stream outlasts attemptTimeoutSeconds, however steadily it trickles', async () => {
+    const chunks = Array.from({ length: 500 }, (_, index) => `w${index}`);
+    const provider = withStreamGuard(createScriptedProvider({ completions: [{ chunkDelayMs: 10, text: chunks }] }), {
+      timeoutSeconds: 5,
+      streamTimeoutSeconds: 5,
+      attemptTimeoutSeconds: 0.1,
+    });
+    const seen: ProviderEvent[] = [];
+    const outcome = (async () => {
+      for await (const event of provider.complete(request())) seen.push(event);
+    })();
+    await expect(outcome).rejects.toMatchObject({ code: 'provider_timeout', retryable: true, message: expect.stringMatching(/attemptTimeoutSeconds/) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(chunks.length);
+  });
+
   it('answers provider_stream_cut when a stream ends without done', async () => {
     const bare: Provider = {
       name: 'bare',

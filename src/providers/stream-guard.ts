@@ -8,6 +8,11 @@ export interface StreamTimeouts {
   readonly timeoutSeconds?: number;
   /** Longest wait between later events, in seconds (default 30). */
   readonly streamTimeoutSeconds?: number;
+  /**
+   * Longest time of the whole stream, in seconds, however steadily its events arrive: a stream that
+   * trickles keeps resetting the between-events clock but not this one (default: none).
+   */
+  readonly attemptTimeoutSeconds?: number;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -40,7 +45,8 @@ export function checkSeconds(name: string, value: number | undefined, fallback: 
 }
 
 /**
- * Runs `open(signal)` and re-yields its events under both clocks and the caller's signal. A clock
+ * Runs `open(signal)` and re-yields its events under both clocks (and the whole-stream cap, when
+ * given) and the caller's signal. A clock
  * that runs out aborts the inner stream and fails with `provider_timeout`; a stream that ends without
  * `done` fails with `provider_stream_cut`; anything thrown that is not a Plumb error becomes
  * `provider_network`. Usage events and empty text deltas do not restart the between-events clock.
@@ -57,8 +63,10 @@ export async function* guardStream(
 ): AsyncGenerator<ProviderEvent, void, undefined> {
   const firstMs = checkSeconds('timeoutSeconds', options.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS) * 1000;
   const betweenMs = checkSeconds('streamTimeoutSeconds', options.streamTimeoutSeconds, DEFAULT_STREAM_TIMEOUT_SECONDS) * 1000;
+  const attemptMs = options.attemptTimeoutSeconds === undefined ? Infinity : checkSeconds('attemptTimeoutSeconds', options.attemptTimeoutSeconds, 0) * 1000;
   const { signal, provider } = options;
   signal.throwIfAborted();
+  const startedAt = Date.now();
   const reused = options.innerController;
   const inner = reused !== undefined && !reused.signal.aborted ? reused : new AbortController();
   let sawEvent = false;
@@ -80,20 +88,24 @@ export async function* guardStream(
       watch.stop(signal.reason);
     },
     check(this: void): void {
+      const now = Date.now();
       const limitMs = sawEvent ? betweenMs : firstMs;
-      const leftMs = limitMs - (Date.now() - progressAt);
+      const leftMs = limitMs - (now - progressAt);
+      const attemptLeftMs = attemptMs - (now - startedAt);
       timer = undefined;
-      if (leftMs > 0) {
-        timer = setTimeout(watch.check, leftMs);
+      if (leftMs > 0 && attemptLeftMs > 0) {
+        timer = setTimeout(watch.check, Math.min(leftMs, attemptLeftMs));
         return;
       }
       // The clock ran out while the consumer held an event: the next read gets no more time (re-armed at 0 when it starts).
       if (failRead === undefined) return;
       const error = new ProviderError(
         'provider_timeout',
-        sawEvent
-          ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
-          : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
+        attemptLeftMs <= 0
+          ? `The ${provider} provider's stream did not finish within ${attemptMs / 1000} s (attemptTimeoutSeconds).`
+          : sawEvent
+            ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
+            : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
         { provider },
       );
       inner.abort(error);
@@ -110,7 +122,7 @@ export async function* guardStream(
   let finished = false;
   try {
     iterator = open(inner.signal)[Symbol.asyncIterator]();
-    timer = setTimeout(watch.check, firstMs);
+    timer = setTimeout(watch.check, Math.min(firstMs, attemptMs));
     let sawDone = false;
     for (;;) {
       if (stopped !== undefined) throw stopped.reason;
@@ -133,7 +145,7 @@ export async function* guardStream(
           // The first event switches clocks: the timer now watches the (usually shorter) gap between events.
           sawEvent = true;
           clearTimeout(timer);
-          timer = setTimeout(watch.check, betweenMs);
+          timer = setTimeout(watch.check, Math.min(betweenMs, attemptMs - (Date.now() - startedAt)));
         }
       }
       yield event;
@@ -172,6 +184,7 @@ export function withStreamGuard(provider: Provider, timeouts: StreamTimeouts = {
         signal: request.signal,
         timeoutSeconds,
         streamTimeoutSeconds,
+        ...(timeouts.attemptTimeoutSeconds === undefined ? {} : { attemptTimeoutSeconds: timeouts.attemptTimeoutSeconds }),
       }),
   };
 }

@@ -28,6 +28,8 @@ export interface WireFormat {
   check(settings: ResolvedSettings): ProviderCheck[];
   /** A failure to raise before sending (e.g. a required key is missing), or undefined. */
   precondition?(settings: ResolvedSettings): ProviderError | undefined;
+  /** What to check when nothing listens at a local base URL (a local server's start command). */
+  readonly notRunningHint?: string;
 }
 
 /** What `HttpProvider.describe()` reports: the effective settings, never the key. */
@@ -94,7 +96,7 @@ export class HttpProvider implements Provider {
     const failure = this.#format.precondition?.(this.#settings);
     if (failure !== undefined) throw failure;
     const { url, headers, body } = this.#format.request(request, this.#settings);
-    const stream = await postJson({ provider: this.name, fetch: this.#settings.fetch, url, headers, body, signal });
+    const stream = await postJson({ provider: this.name, fetch: this.#settings.fetch, url, headers, body, signal, ...(this.#format.notRunningHint === undefined ? {} : { notRunningHint: this.#format.notRunningHint }) });
     const decoder = this.#format.decoder(this.#settings);
     const splitter = this.#format.framing === 'sse' ? new SseSplitter() : new NdjsonSplitter();
     const out: ProviderEvent[] = [];

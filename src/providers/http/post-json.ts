@@ -1,4 +1,4 @@
-import { classifyHttpFailure, networkFailure } from '../provider-error.js';
+import { classifyHttpFailure, connectionFailure } from '../provider-error.js';
 
 /** The most of an error body read as evidence. */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -10,11 +10,13 @@ export interface PostJsonOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly signal: AbortSignal;
+  /** What to check when nothing listens at a local `url` ("Is `ollama serve` running?"). */
+  readonly notRunningHint?: string;
 }
 
 /**
  * POSTs a JSON body and returns a streaming 2xx response. A connection failure becomes
- * `provider_network`, a non-2xx answer is classified from its status, headers and body, and an
+ * `provider_network` (or, refused on this machine, `provider_connection_refused`), a non-2xx answer is classified from its status, headers and body, and an
  * abort rethrows the signal's reason.
  */
 export async function postJson(options: PostJsonOptions): Promise<AsyncIterable<Uint8Array>> {
@@ -28,7 +30,7 @@ export async function postJson(options: PostJsonOptions): Promise<AsyncIterable<
     });
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
-    throw networkFailure(options.provider, error);
+    throw connectionFailure(options.provider, options.url, error, options.notRunningHint);
   }
   if (!response.ok || response.body === null) {
     const text = await readBounded(response, options.signal);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaProvider, fromOllamaMessages, toOllamaMessages } from '../index.js';
 import { HISTORY, TOOLS, collect, describeWireProvider } from '../test-support/wire-suite.js';
@@ -117,5 +118,39 @@ describe('ollama request', () => {
     ]);
     const off = await collect(createOllamaProvider({ baseUrl: server.url }).complete(request));
     expect(off.filter((event) => event.type === 'text').map((event) => event.text).join('')).toBe(fenced);
+  });
+});
+
+/** A loopback port nothing listens on: one that was just free. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+describe('ollama not running', () => {
+  it('fails at once, not retryable, naming the URL and saying to start ollama serve', async () => {
+    const port = await closedPort();
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const provider = createOllamaProvider({ baseUrl: `http://${host}:${port}` });
+      const failure = collect(provider.complete({ messages: HISTORY, tools: [], signal: new AbortController().signal }));
+      await expect(failure).rejects.toMatchObject({
+        code: 'provider_connection_refused',
+        retryable: false,
+        message: `Nothing is listening at http://${host}:${port} for the ollama provider (connection refused). Is \`ollama serve\` running? Or set providerConfig.baseUrl (--base-url) to where it listens.`,
+      });
+    }
+  });
+
+  it('keeps a failure to reach a remote address retryable, naming the address', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 203.0.113.9:443'), { code: 'ECONNREFUSED' }) });
+    const provider = createOllamaProvider({ baseUrl: 'https://203.0.113.9', fetch: () => Promise.reject(refused) });
+    await expect(collect(provider.complete({ messages: HISTORY, tools: [], signal: new AbortController().signal }))).rejects.toMatchObject({
+      code: 'provider_network',
+      retryable: true,
+      message: 'Could not reach the ollama provider at https://203.0.113.9: connect ECONNREFUSED 203.0.113.9:443.',
+    });
   });
 });

@@ -32,6 +32,7 @@ export const ollamaFormat: WireFormat = {
   },
   decoder: (settings) => new OllamaDecoder(settings.newId),
   check: () => [],
+  notRunningHint: 'Is `ollama serve` running?',
 };
 
 interface OllamaChunk {

@@ -152,12 +152,13 @@ export function describeWireProvider(spec: WireSuiteSpec): void {
       expect(error.message).toMatch(/streamTimeoutSeconds/);
     });
 
-    it('answers provider_network when nothing listens', async () => {
+    it('fails at once with provider_connection_refused, naming the address, when nothing listens on this machine', async () => {
       const url = server.url;
       await server.close();
       server = await WireServer.start();
       const error = await failure(spec.create(url, {}).complete(request()));
-      expect(error).toMatchObject({ code: 'provider_network', retryable: true });
+      expect(error).toMatchObject({ code: 'provider_connection_refused', retryable: false });
+      expect(error.message).toContain(`Nothing is listening at ${new URL(url).origin}`);
     });
 
     it('stops at once when the signal aborts, with the signal reason', async () => {
