@@ -1,0 +1,160 @@
+/**
+ * The chat protocol as a client sees it (docs/protocol.md): the events every transport sends and
+ * the request and answer shapes of the HTTP routes. Declared here, not imported: the client
+ * depends on nothing but the protocol, and runs in a browser as it is.
+ */
+
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+interface EventBase {
+  readonly thread_id: string;
+  readonly turn_id: string;
+}
+
+export interface PlanEvent extends EventBase {
+  readonly type: 'plan';
+  readonly outcome: 'run' | 'ask' | 'declined' | 'unread';
+  readonly language: string;
+  readonly steps: readonly { readonly kind: string; readonly text: string; readonly tool: string | null; readonly arguments: Readonly<Record<string, JsonValue>> }[];
+}
+export interface ToolCallEvent extends EventBase {
+  readonly type: 'tool_call';
+  readonly id: string;
+  readonly name: string;
+  readonly args: JsonValue;
+}
+export interface ToolResultEvent extends EventBase {
+  readonly type: 'tool_result';
+  readonly id: string;
+  readonly name: string;
+  readonly result: JsonValue;
+}
+export interface TextChunkEvent extends EventBase {
+  readonly type: 'text_chunk';
+  readonly content: string;
+}
+export interface ConfirmMutationEvent extends EventBase {
+  readonly type: 'confirm_mutation';
+  /** The confirmation id to answer with `confirm`. */
+  readonly id: string;
+  readonly mutation: string;
+  readonly input: JsonValue;
+  readonly expires_at: string;
+  /** The sentence a person confirms, when the router planned the write. */
+  readonly message?: string;
+}
+export interface RetryEvent extends EventBase {
+  readonly type: 'retry';
+  readonly attempt: number;
+  readonly code: string;
+  readonly delay_ms: number;
+}
+export interface DoneEvent extends EventBase {
+  readonly type: 'done';
+  readonly usage: { readonly input_tokens: number; readonly output_tokens: number };
+}
+export interface ErrorEvent extends EventBase {
+  readonly type: 'error';
+  readonly code: string;
+  readonly message: string;
+  readonly retry_after_seconds?: number;
+  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code). */
+  readonly reason?: string;
+}
+
+/** Every event a turn streams. An event of a type this client does not know is passed on as it came. */
+export type PlumbEvent = PlanEvent | ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | RetryEvent | DoneEvent | ErrorEvent;
+
+/** One turn as `POST {chat}` and `POST {chat}stream/` take it. */
+export interface TurnInput {
+  readonly text: string;
+  /** Continue this thread (default: the actor's latest). */
+  readonly thread?: string;
+  readonly newThread?: boolean;
+  /** The language the router reads the turn in, as the person chose it: `en`, `pt-BR`. */
+  readonly language?: string;
+  /** The turn's request key (`Idempotency-Key`): sending it again replays the same turn. Default: a new one. */
+  readonly requestKey?: string;
+}
+
+/** What `POST {chat}` and `POST {chat}confirm/` answer: the turn's events, its answer text, its thread. */
+export interface TurnAnswer {
+  readonly events: readonly PlumbEvent[];
+  readonly answer: string;
+  readonly thread: string | undefined;
+}
+
+/** A journal item as the server keeps it (docs/store.md): its `kind` says what `data` holds. */
+export interface ThreadItem {
+  readonly id: string;
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly ordinal: number;
+  readonly kind: string;
+  readonly data: JsonValue;
+  readonly createdAt: number;
+}
+
+/** A thread as the server lists it. */
+export interface ThreadRecord {
+  readonly id: string;
+  readonly title: string | null;
+  /** Null: the title it was created with (its first message); `generated` from its first answer or reading; `person`: a rename. */
+  readonly titleSource: 'generated' | 'person' | null;
+  readonly forkedFrom: { readonly threadId: string; readonly itemId: string } | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly [field: string]: JsonValue;
+}
+
+/** What a live view says a thread is now (the `view` event, and a `resubscribe`'s `view`). */
+export interface ViewState {
+  /** The journal position the view was read at: later events follow it. */
+  readonly ordinal: number;
+  readonly thread: { readonly id: string; readonly title: string | null; readonly title_source: string | null; readonly forked_from: JsonValue; readonly created_at: number; readonly updated_at: number };
+  /** The latest turn: running, waiting for a person, or how it ended. */
+  readonly turn: { readonly id: string; readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled'; readonly failure_code: string | null; readonly input: string } | null;
+  /** The text the running turn's current round has shown so far. */
+  readonly text: string;
+  /** The write waiting for a confirmation, as `confirm_mutation` gives it. */
+  readonly confirmation: { readonly id: string; readonly mutation: string; readonly input: JsonValue; readonly expires_at: string; readonly message?: string } | null;
+  /** The open question, as a `question` event gives it. */
+  readonly question: Readonly<Record<string, JsonValue>> | null;
+  /** Messages waiting in the thread's queue, head first. */
+  readonly queue: readonly { readonly id: string; readonly text: string; readonly position: number; readonly steer: boolean }[];
+}
+
+interface ViewBase {
+  /** The journal position the event follows; resume a view after the last one you applied. */
+  readonly seq: string;
+  readonly thread_id: string;
+}
+export interface ViewSnapshotEvent extends ViewBase, ViewState {
+  readonly type: 'view';
+}
+export interface ViewItemEvent extends ViewBase {
+  readonly type: 'item';
+  readonly turn_id: string;
+  readonly item: ThreadItem;
+}
+export interface ViewTurnEvent extends ViewBase {
+  readonly type: 'turn';
+  readonly turn_id: string;
+  readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+}
+/** What you hold may be stale: adopt `view`. `gap`: the journal cannot replay what you missed (read the items); `overflow`: you fell behind, and the subscription resumes from your last seq. */
+export interface ViewResubscribeEvent extends ViewBase {
+  readonly type: 'resubscribe';
+  readonly reason: 'gap' | 'overflow';
+  readonly view: ViewState;
+}
+
+/** What a live view of a thread delivers (`subscribe`); a host's own subscribe route may deliver turn events too. */
+export type ViewEvent = ViewSnapshotEvent | ViewItemEvent | ViewTurnEvent | ViewResubscribeEvent;
+export type ThreadViewEvent = ViewEvent | PlumbEvent;
+
+/** What stopping a thread's turn found: the turn it stopped (null when none was active). */
+export interface CancelOutcome {
+  readonly thread: string;
+  readonly turn: { readonly id: string; readonly status: string; readonly failure_code: string | null } | null;
+}
