@@ -3,7 +3,7 @@ import { anonymous } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import type { Authenticate } from '../config/index.js';
 import type { LoginDirectory } from './console-routes.js';
-import { appendSetCookie, loginCookieName, withSession } from './request-actor.js';
+import { loginCookieName, withSessionCookie } from './request-actor.js';
 import { readCookie } from './signed-value.js';
 import type { Signer } from './signed-value.js';
 
@@ -17,7 +17,9 @@ declare module 'fastify' {
 
 /**
  * Decorates the instance's requests with `actor` and `credential` and sets them on each request:
- * the host's `authenticate` first, else the console's sign-in cookie, else an anonymous session.
+ * the host's `authenticate` first, else the console's sign-in cookie, else anonymous (with the
+ * session its cookie carries). No session is made here: `ensureSession` makes one where a
+ * conversation starts.
  */
 export function identifyActors(instance: FastifyInstance, options: { readonly authenticate: Authenticate | undefined; readonly login: LoginDirectory | undefined; readonly signer: Signer }): void {
   const { authenticate, login, signer } = options;
@@ -40,7 +42,7 @@ export function identifyActors(instance: FastifyInstance, options: { readonly au
     },
   });
 
-  instance.addHook('onRequest', async (request, reply) => {
+  instance.addHook('onRequest', async (request) => {
     // The host's credential first: a token it recognizes wins over a console sign-in cookie.
     const identified = authenticate === undefined ? null : await authenticate(request);
     let actor: Actor | undefined;
@@ -53,8 +55,6 @@ export function identifyActors(instance: FastifyInstance, options: { readonly au
       const loginName = signedLogin === undefined ? undefined : signer.unsign(signedLogin);
       actor = loginName === undefined ? undefined : login.resolve(loginName);
     }
-    const session = withSession(actor ?? anonymous, request, signer);
-    request.actor = session.actor;
-    if (session.setCookie !== undefined) appendSetCookie(reply, session.setCookie);
+    request.actor = withSessionCookie(actor ?? anonymous, request, signer);
   });
 }

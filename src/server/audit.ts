@@ -20,6 +20,8 @@ export interface Audit {
   readonly level: AuditLevel;
   message(entry: { readonly transport: string; readonly actor: Actor; readonly threadId?: string; readonly role: 'user' | 'assistant'; readonly text: string }): void;
   tool(entry: { readonly transport: string; readonly actor: Actor; readonly threadId?: string; readonly kind: 'tool_call' | 'tool_result' | 'confirm_mutation'; readonly id: string; readonly name: string; readonly payload: unknown }): void;
+  /** A run's diagnostic record (the engine's `turnDiagnostics`): already allow-listed, logged at every level but `off`. */
+  turn(entry: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, unknown>> }): void;
 }
 
 export const redactedValue = '[redacted]';
@@ -52,7 +54,7 @@ export function truncateForAudit(value: unknown, max: number): { value: unknown;
 
 export function createAudit(options: AuditOptions): Audit {
   const level: AuditLevel = options.enabled ? options.level : 'off';
-  if (level === 'off') return { level, message: () => undefined, tool: () => undefined };
+  if (level === 'off') return { level, message: () => undefined, tool: () => undefined, turn: () => undefined };
   const clock = options.clock ?? Date.now;
   let sink = options.logger ?? undefined;
   if (sink === undefined) {
@@ -81,6 +83,9 @@ export function createAudit(options: AuditOptions): Audit {
         [entry.kind === 'tool_result' ? 'result' : 'args']: bounded.value,
         ...(bounded.truncated ? { truncated: true } : {}),
       } satisfies AuditRecord);
+    },
+    turn(entry) {
+      emit({ ...entry.record, event: 'turn_diagnostics', at: new Date(clock()).toISOString(), actor: who(entry.actor), thread_id: entry.threadId, turn_id: entry.turnId });
     },
   };
 }

@@ -1,9 +1,12 @@
 import type { Audit } from './audit.js';
 import type { ChatEngine } from './engine-port.js';
+import type { MethodGuard } from './method-guard.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { SessionBudget } from './request-actor.js';
 import type { PermissionCallable } from '../config/index.js';
 import type { Signer } from './signed-value.js';
 import type { TokenBudget } from './token-budget.js';
+import type { ThreadViews } from './thread-views.js';
 
 /** What the chat routes share, built once per mount. */
 export interface ChatDeps {
@@ -15,6 +18,10 @@ export interface ChatDeps {
   readonly signer: Signer;
   readonly permission: PermissionCallable | undefined;
   readonly rateLimiter: RateLimiter;
+  /** New anonymous sessions per client address. */
+  readonly sessionBudget: SessionBudget;
+  /** Answers the methods a route does not serve with 405. */
+  readonly guard: MethodGuard;
   /** When the engine's provider is `tokenBudget.wrap(…)`: usage is recorded per round and rounds refused in the turn. */
   readonly tokenBudget: TokenBudget | undefined;
   readonly audit: Audit;
@@ -27,6 +34,10 @@ export interface ChatDeps {
   /** How long an SSE response waits for its first event before sending its headers alone. */
   readonly sseHeadersWithinMs: number;
   readonly newId: () => string;
+  /** Live thread views (`GET {url}threads/:id/view/`, the `subscribe` frame): present when the server follows threads (`following`). */
+  readonly views: ThreadViews | undefined;
+  /** Threads one WebSocket may subscribe to at once (`viewsPerSocket`). */
+  readonly viewsPerSocket: number;
   /** Unexpected failures: to the error hook and the log, never to the client. */
   readonly report: (error: unknown, context: { readonly source: string }) => void;
 }

@@ -1,37 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { languageProblem } from './chat-language.js';
 import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import type { ChatDeps } from './chat-deps.js';
 import { fieldsOf, textOf } from './engine-port.js';
 import type { EngineEvent } from './engine-port.js';
-import { rateScope } from './request-actor.js';
+import { appendSetCookie, ensureSession, rateScope } from './request-actor.js';
 import { readCookie, serializeCookie } from './signed-value.js';
 import { corkEachTick } from './tick-cork.js';
 import { publicError, relayTurn } from './turn-relay.js';
 import type { ErrorEventBody } from './turn-relay.js';
 
-const otherMethods = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
-
 /** `POST {url}`, `{url}stream/`, `{url}confirm/`, `GET {url}threads/…`, `GET {url}csrf/`. */
 export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void {
   const { url } = deps;
-  // CSRF guards what a browser sends on its own (cookies); a token the host's authenticate
-  // recognized cannot be sent by a cross-site page, so such a request needs no CSRF pair.
-  const csrf = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (request.credential === 'token') return;
-    const header = request.headers[csrfHeaderName];
-    if (!csrfTokenValid(deps.signer, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header)) {
-      await reply.status(403).send({ error: { code: 'csrf_failed', message: `Send the ${csrfCookieName} cookie and the same value in the X-CSRF-Token header; GET ${deps.publicUrl}csrf/ issues both.` } });
-    }
-  };
+  const csrf = csrfGuard(deps);
 
-  const methodNotAllowed = (allowed: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.status(405).header('allow', allowed).send({ error: { code: 'method_not_allowed', message: `This route answers ${allowed} only.` } });
-
-  fastify.get(`${url}csrf/`, async (_request, reply) => {
-    const token = issueCsrfToken(deps.signer);
-    reply.header('set-cookie', serializeCookie(csrfCookieName, token));
+  // The token is bound to the session, so this is where an anonymous client's session starts.
+  fastify.get(`${url}csrf/`, async (request, reply) => {
+    if (!(await ensureSession(request, reply, deps.signer, deps.sessionBudget))) return reply;
+    const token = issueCsrfToken(deps.signer, request.actor) ?? '';
+    appendSetCookie(reply, serializeCookie(csrfCookieName, token));
     return { token, header: 'X-CSRF-Token' };
   });
 
@@ -40,12 +30,15 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
     if (turn === undefined) return reply;
     const { actor } = request;
     let confirmationToReject: string | undefined;
+    let queued = false;
     // The engine ends a turn that needs a confirmation (canConfirm: false); the guard below covers an engine that pauses anyway.
+    // A message the busy thread queued is answered at once (202): it runs later, and its answer lands in the thread.
     const outcome = await withinBudget(deps, actor, request.ip, () => relayTurn(
-      () => stopAtConfirmation(deps.engine.send({ ...turn, actor, requestKey: requestKeyOf(request, deps), canConfirm: false }), (id) => (confirmationToReject = id)),
+      () => untilQueued(stopAtConfirmation(deps.engine.send({ ...turn, actor, requestKey: requestKeyOf(request, deps), canConfirm: false }), (id) => (confirmationToReject = id)), () => (queued = true)),
       relayOptions(request, deps, 'http', () => undefined),
     ));
     if (confirmationToReject !== undefined) rejectInBackground(deps, actor, confirmationToReject);
+    if (queued) reply.status(202);
     return envelope(outcome);
   });
 
@@ -71,24 +64,53 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
     return envelope(outcome);
   });
 
-  fastify.get(`${url}threads/`, async (request, reply) => {
+  // An anonymous client without a session has no threads yet: nothing to look up.
+  const sessionless = (actor: Actor): boolean => actor.kind === 'anonymous' && actor.sessionKey === undefined;
+  fastify.get<{ Querystring: { cursor?: string; limit?: string; q?: string } }>(`${url}threads/`, async (request, reply) => {
     if (!(await allowed(request, reply, deps, 'threads'))) return reply;
-    return { threads: await deps.engine.threads.list(request.actor, { limit: 100 }) };
+    if (sessionless(request.actor)) return { threads: [], next: null };
+    // Pages with a cursor, and a search (`q`), where the engine has them (docs/protocol.md, "Threads and pages").
+    const threads = deps.engine.threads;
+    if (threads.page === undefined) return { threads: await deps.engine.threads.list(request.actor, { limit: 100 }) };
+    const { cursor, limit, q } = request.query;
+    if (limit !== undefined && !/^\d+$/.test(limit)) return reply.status(400).send({ error: { code: 'bad_cursor', message: "'limit' is a whole number from 1 to 100." } });
+    try {
+      return await threads.page({ actor: request.actor, ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: Number(limit) }), ...(q === undefined ? {} : { search: q }) });
+    } catch (error) {
+      if (!(error instanceof PlumbError && error.code === 'bad_cursor')) throw error;
+      return reply.status(400).send({ error: { code: error.code, message: error.message } });
+    }
   });
 
   fastify.get<{ Params: { id: string } }>(`${url}threads/:id`, async (request, reply) => {
     if (!(await allowed(request, reply, deps, 'threads'))) return reply;
+    const notFound = (): FastifyReply => reply.status(404).send({ error: { code: 'not_found', message: 'No thread of yours has this id.' } });
+    if (sessionless(request.actor)) return notFound();
     try {
       return { thread: request.params.id, items: await deps.engine.threads.history({ actor: request.actor, threadId: request.params.id }) };
     } catch (error) {
       if (publicError(error, () => undefined).code !== 'thread_not_found') throw error;
-      return reply.status(404).send({ error: { code: 'not_found', message: `No thread '${request.params.id}' of yours.` } });
+      return notFound();
     }
   });
 
-  for (const path of [`${url}stream/`, `${url}confirm/`]) fastify.route({ method: [...otherMethods], url: path, handler: methodNotAllowed('POST') });
-  for (const path of [`${url}threads/`, `${url}csrf/`]) fastify.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: path, handler: methodNotAllowed('GET') });
-  fastify.route({ method: ['PUT', 'PATCH', 'DELETE'], url, handler: methodNotAllowed('POST (and GET for a WebSocket upgrade)') });
+  for (const path of [`${url}stream/`, `${url}confirm/`]) deps.guard(path, ['POST']);
+  for (const path of [`${url}threads/`, `${url}threads/:id`, `${url}csrf/`]) deps.guard(path, ['GET']);
+}
+
+/**
+ * The CSRF check of a POST chat route. CSRF guards what a browser sends on its own (cookies); a
+ * token the host's authenticate recognized cannot be sent by a cross-site page, so such a request
+ * needs no CSRF pair.
+ */
+export function csrfGuard(deps: ChatDeps): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    if (request.credential === 'token') return;
+    const header = request.headers[csrfHeaderName];
+    if (!csrfTokenValid(deps.signer, request.actor, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header)) {
+      await reply.status(403).send({ error: { code: 'csrf_failed', message: `Send the ${csrfCookieName} cookie and the same value in the X-CSRF-Token header; GET ${deps.publicUrl}csrf/ issues both.` } });
+    }
+  };
 }
 
 /** What a chat request asks the engine for, once admitted. */
@@ -139,7 +161,7 @@ async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: Cha
   };
 }
 
-async function allowed(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse' | 'confirm' | 'threads'): Promise<boolean> {
+export async function allowed(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse' | 'confirm' | 'threads'): Promise<boolean> {
   if (deps.permission === undefined) return true;
   // A permission callable that throws is an unexpected failure: 500 internal_error, detail to the log.
   const ok = await deps.permission(request.actor, { transport, path: request.url, ip: request.ip });
@@ -154,6 +176,7 @@ export async function rateLimited(request: { actor: Actor; ip: string }, deps: C
   const tokens = await deps.rateLimiter.checkTokens(scope);
   const decision = tokens.allowed && takeRequest ? await deps.rateLimiter.takeRequest(scope) : tokens;
   if (decision.allowed) return undefined;
+  if (decision.unavailable === true) return { type: 'error', code: 'rate_limit_unavailable', message: `The shared rate limits cannot be checked right now. Try again in ${decision.retryAfterSeconds} seconds.`, retry_after_seconds: decision.retryAfterSeconds };
   return { type: 'error', code: 'rate_limited', message: `Chat rate limit exceeded (${decision.budget}). Try again in ${decision.retryAfterSeconds} seconds.`, retry_after_seconds: decision.retryAfterSeconds };
 }
 
@@ -179,7 +202,7 @@ export function withinBudget<T>(deps: ChatDeps, actor: Actor, ip: string, fn: ()
  * event. A client that leaves stops receiving; the turn still runs to the end. A client that does
  * not read is cut off once `maxBufferedBytes` are queued for it, never allowed to grow memory.
  */
-async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, events: () => AsyncIterable<EngineEvent>): Promise<void> {
+export async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, events: () => AsyncIterable<EngineEvent>): Promise<void> {
   const raw = reply.raw;
   const headers: Record<string, string | string[]> = {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -232,6 +255,17 @@ async function streamEvents(request: FastifyRequest, reply: FastifyReply, deps: 
   }
 }
 
+/** Plain HTTP answers a queued message at once: the events end with `queued` (the stream's reader leaves; the message stays queued). */
+async function* untilQueued(events: AsyncIterable<EngineEvent>, queued: () => void): AsyncIterable<EngineEvent> {
+  for await (const event of events) {
+    yield event;
+    if (event.type === 'queued') {
+      queued();
+      return;
+    }
+  }
+}
+
 /** Plain HTTP cannot pause: a confirmation request becomes `confirmation_required_transport`. */
 async function* stopAtConfirmation(events: AsyncIterable<EngineEvent>, pending: (id: string) => void): AsyncIterable<EngineEvent> {
   for await (const event of events) {
@@ -277,7 +311,7 @@ function threadOf(body: unknown): string | undefined {
   return typeof thread === 'string' && thread !== '' ? thread : undefined;
 }
 
-function requestKeyOf(request: FastifyRequest, deps: ChatDeps): string {
+export function requestKeyOf(request: FastifyRequest, deps: ChatDeps): string {
   const header = request.headers['idempotency-key'];
   const given = Array.isArray(header) ? header[0] : header;
   return given !== undefined && given !== '' && given.length <= 200 ? given : deps.newId();

@@ -4,5 +4,5 @@ import { LANGUAGES } from '../router/index.js';
 export function languageProblem(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)) return undefined;
-  return `'language' must be one of ${LANGUAGES.map((language) => `'${language}'`).join(', ')} (the language the router reads this turn in), got ${JSON.stringify(value)}.`;
+  return `'language' must be one of ${LANGUAGES.map((language) => `'${language}'`).join(', ')} (the language the router reads this turn in).`;
 }

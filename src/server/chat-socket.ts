@@ -1,14 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { isPlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { rateLimited, withinBudget } from './chat-http.js';
 import { languageProblem } from './chat-language.js';
 import type { ChatDeps } from './chat-deps.js';
+import { fieldsOf, textOf } from './engine-port.js';
 import type { EngineEvent } from './engine-port.js';
 import { originAllowed } from './origins.js';
-import { rateScope } from './request-actor.js';
+import { allowHeader, sendMethodNotAllowed } from './method-guard.js';
+import { ensureSession, rateScope } from './request-actor.js';
 import { corkEachTick } from './tick-cork.js';
 import { relayTurn } from './turn-relay.js';
+import { socketExtras, socketExtraTypes } from './socket-views.js';
+import { handleQueueFrame, queueFrameTypes } from './socket-queue.js';
+import type { SocketExtraFrame } from './socket-views.js';
 import type { ErrorEventBody } from './turn-relay.js';
 
 /** WebSocket close codes this server uses. */
@@ -34,23 +40,25 @@ export function frameCeiling(bodyLimitBytes: number): number {
 
 /**
  * WebSocket `{url}`: `{"type":"message","text"}` and `{"type":"confirm","confirmation_id","confirmed"}`
- * in, events out as JSON frames. One turn and one pending confirmation per socket. Closing the
- * socket never cancels a turn: it runs to the end in the journal.
+ * in (and `answer`, the `queue_*` frames, socket-queue.ts), events out as JSON frames. Turns run
+ * side by side; a message to a busy thread is the engine's to queue. Closing the socket never
+ * cancels a turn: it runs to the end in the journal.
  */
 export function registerChatSocket(fastify: FastifyInstance, deps: ChatDeps): void {
-  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  // Before the upgrade: the origin, then (for an anonymous client without one) a session from the address's budget.
+  const admitSocket = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
-    const origin = request.headers.origin;
-    if (!originAllowed(origin, request.headers.host, deps.allowedOrigins)) {
-      await reply.status(403).send({ error: { code: 'origin_not_allowed', message: `Origin '${origin ?? '(none)'}' may not open a chat socket.` } });
+    if (!originAllowed(request.headers.origin, request.headers.host, deps.allowedOrigins)) {
+      await reply.status(403).send({ error: { code: 'origin_not_allowed', message: 'This page’s origin may not open a chat socket (the server’s allowedOrigins setting).' } });
+      return;
     }
+    await ensureSession(request, reply, deps.signer, deps.sessionBudget);
   };
   fastify.route({
     method: 'GET',
     url: deps.url,
-    onRequest: checkOrigin,
-    handler: async (_request, reply) =>
-      reply.status(405).header('allow', 'POST').send({ error: { code: 'method_not_allowed', message: 'This route answers POST, or GET with a WebSocket upgrade.' } }),
+    onRequest: admitSocket,
+    handler: async (_request, reply) => sendMethodNotAllowed(reply, allowHeader(['GET', 'POST']), 'GET here opens a WebSocket (send the Upgrade header); a turn over HTTP is a POST.'),
     wsHandler: (socket, request) => {
       void runSocket(socket, request, deps).catch((error: unknown) => {
         deps.report(error, { source: 'websocket' });
@@ -58,6 +66,19 @@ export function registerChatSocket(fastify: FastifyInstance, deps: ChatDeps): vo
       });
     },
   });
+  deps.guard(deps.url, ['GET', 'POST']);
+}
+
+/**
+ * @fastify/websocket's `errorHandler` for Plumb's sockets. A protocol error of the client's (a
+ * frame over the ceiling, bad UTF-8…) is one ws already answers with its close code (1009, 1007…):
+ * the close frame goes out and the rest of the frame is read and dropped until the client closes,
+ * so that the client sees the code. Terminating here instead would reset a connection that still
+ * has unread bytes, and the client would see 1006. Anything else ends the socket.
+ */
+export function socketErrorHandler(error: Error & { code?: unknown }, socket: WebSocket): void {
+  if (typeof error.code === 'string' && error.code.startsWith('WS_ERR_')) return;
+  socket.terminate();
 }
 
 async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatDeps): Promise<void> {
@@ -72,12 +93,18 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   }
   let turnRunning = false;
   let pending: string | undefined;
+  // When the pending confirmation lapses: past it the engine has resolved it as expired, and the socket takes messages again.
+  let pendingUntil = Number.POSITIVE_INFINITY;
   let thread: string | undefined;
   let alive = true;
 
   // The upgraded connection's socket (absent for injected sockets in tests).
   const cork = corkEachTick(request.raw.socket);
   const send = (event: EngineEvent | ErrorEventBody): void => {
+    if (event.type === 'confirm_mutation') {
+      const expiresAt = Date.parse(textOf(fieldsOf(event).expires_at));
+      pendingUntil = Number.isNaN(expiresAt) ? Number.POSITIVE_INFINITY : expiresAt;
+    }
     if (socket.readyState !== socket.OPEN) return;
     cork.hold();
     socket.send(JSON.stringify(event));
@@ -102,15 +129,24 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   ping.unref();
   socket.on('pong', () => (alive = true));
   socket.once('close', () => clearInterval(ping));
+  // Live views and cancel (socket-views.ts): frames beside the socket's turns.
+  const extras = socketExtras(socket, request.raw.socket, deps, actor, send, () => thread);
+  socket.once('close', () => extras.close());
 
-  const run = (events: () => AsyncIterable<EngineEvent>, transport: string): void => {
-    turnRunning = true;
+  // `exclusive`: a retry holds the socket's turn slot; messages, confirmations and answers run side by side (the engine queues what must wait).
+  const run = (events: () => AsyncIterable<EngineEvent>, transport: string, exclusive = true): void => {
+    if (exclusive) turnRunning = true;
     const scope = rateScope(actor, request.ip);
     withinBudget(deps, actor, request.ip, () => relayTurn(events, {
       transport,
       actor,
       audit: deps.audit,
-      send,
+      send: (event) => {
+        // The thread is the socket's as soon as its turn names it: a cancel frame sent mid-turn stops that turn.
+        const threadId = fieldsOf(event).thread_id;
+        if (typeof threadId === 'string' && threadId !== '') thread = threadId;
+        send(event);
+      },
       report: (error) => deps.report(error, { source: 'websocket' }),
       ...(deps.tokenBudget !== undefined ? { refusal: () => deps.tokenBudget?.refusal() } : { onUsage: (usage: { inputTokens: number; outputTokens: number }) => deps.rateLimiter.recordUsage(scope, usage) }),
     }))
@@ -119,8 +155,21 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         pending = outcome.pendingConfirmation;
       })
       .catch((error: unknown) => deps.report(error, { source: 'websocket' }))
-      .finally(() => (turnRunning = false));
+      .finally(() => {
+        if (exclusive) turnRunning = false;
+      });
   };
+  // Past the thread's queue bound, a socket whose confirmation waits says so as before.
+  const refusingPast = (events: () => AsyncIterable<EngineEvent>): (() => AsyncIterable<EngineEvent>) =>
+    async function* mapped() {
+      for await (const event of events()) {
+        if (pending !== undefined && Date.now() >= pendingUntil) pending = undefined;
+        const fields = fieldsOf(event);
+        if (event.type === 'error' && fields.code === 'turn_in_progress' && pending !== undefined) {
+          yield { ...(event as object), type: 'error', code: 'confirmation_pending', message: `Confirm or reject '${pending}' first: this conversation's queue is full.` } as EngineEvent;
+        } else yield event;
+      }
+    };
 
   socket.on('message', (data, isBinary) => {
     void (async () => {
@@ -130,9 +179,28 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
       }
       const frame = parseFrame(isBinary ? undefined : bytes.toString('utf8'));
       if (frame === undefined) return fail('bad_event', 'Send {"type":"message","text":"…"} or {"type":"confirm","confirmation_id":"…","confirmed":true|false}.');
-      if (frame.type === 'message') {
+      if (socketExtraTypes.includes(frame.type)) return extras.handle(frame as SocketExtraFrame);
+      if (queueFrameTypes.includes(frame.type)) {
+        return handleQueueFrame(frame, { deps, actor, send, run: (events) => run(events, 'websocket', false), limited: () => rateLimited({ actor, ip: request.ip }, deps, true) });
+      }
+      if (frame.type === 'retry') {
+        if (deps.engine.retry === undefined) return fail('bad_event', 'This server cannot retry turns.');
         if (turnRunning) return fail('turn_in_progress', 'A turn is still streaming on this socket; wait for its done or error event.');
-        if (pending !== undefined) return fail('confirmation_pending', `Confirm or reject '${pending}' before sending another message.`);
+        turnRunning = true;
+        const turnId = typeof frame.turn === 'string' && frame.turn !== '' ? frame.turn : await latestTurnOf(deps, actor, typeof frame.thread === 'string' && frame.thread !== '' ? frame.thread : thread);
+        if (turnId === undefined) {
+          turnRunning = false;
+          return fail('turn_not_found', 'No turn of yours to retry: name its turn, or a thread of yours.');
+        }
+        const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
+        if (limited !== undefined) {
+          turnRunning = false;
+          return send(limited);
+        }
+        const retry = deps.engine.retry.bind(deps.engine);
+        return run(() => retry({ actor, turnId, requestKey: deps.newId() }), 'websocket');
+      }
+      if (frame.type === 'message') {
         if (typeof frame.text !== 'string' || frame.text.trim() === '') return fail('bad_message', "Send a non-blank string 'text'.");
         const languageRefused = languageProblem(frame.language);
         if (languageRefused !== undefined) return fail('bad_event', languageRefused);
@@ -141,32 +209,25 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         const newThread = frame.new_thread === true && (typeof frame.thread !== 'string' || frame.thread === '');
         if (newThread) thread = undefined;
         if (frame.thread !== undefined && typeof frame.thread === 'string' && frame.thread !== '') thread = frame.thread;
-        turnRunning = true;
         const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
-        if (limited !== undefined) {
-          turnRunning = false;
-          return send(limited);
-        }
+        if (limited !== undefined) return send(limited);
         deps.audit.message({ transport: 'websocket', actor, ...(thread === undefined ? {} : { threadId: thread }), role: 'user', text: frame.text });
         const text = frame.text;
         const threadId = thread;
-        return run(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) }), 'websocket');
+        // A message while a turn streams or waits here is the engine's to queue (its stream says `queued`, then runs it).
+        return run(refusingPast(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) })), 'websocket', false);
       }
       // confirm
       if (typeof frame.confirmation_id !== 'string' || frame.confirmation_id === '' || typeof frame.confirmed !== 'boolean') {
         return fail('bad_event', 'A confirm frame needs a string confirmation_id and a boolean confirmed.');
       }
-      if (turnRunning) return fail('turn_in_progress', 'A turn is still streaming on this socket; wait for its done or error event.');
-      turnRunning = true;
+      // The card stays answerable while messages stream or wait on this socket.
       const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
-      if (limited !== undefined) {
-        turnRunning = false;
-        return send(limited);
-      }
+      if (limited !== undefined) return send(limited);
       const confirmationId = frame.confirmation_id;
       const confirmed = frame.confirmed;
       if (pending === confirmationId) pending = undefined;
-      return run(() => deps.engine.confirm({ actor, confirmationId, confirmed }), 'websocket');
+      return run(() => deps.engine.confirm({ actor, confirmationId, confirmed }), 'websocket', false);
     })().catch((error: unknown) => {
       turnRunning = false;
       deps.report(error, { source: 'websocket' });
@@ -175,8 +236,22 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   });
 }
 
+/** The latest turn of one of the actor's threads (a `retry` frame that names a thread, or none: the socket's). */
+async function latestTurnOf(deps: ChatDeps, actor: Actor, threadId: string | undefined): Promise<string | undefined> {
+  const view = deps.engine.threads.view?.bind(deps.engine.threads);
+  if (threadId === undefined || view === undefined) return undefined;
+  try {
+    const found = await view({ actor, threadId });
+    return found.turns[found.turns.length - 1]?.id;
+  } catch (error) {
+    if (isPlumbError(error) && (error.code === 'thread_not_found' || error.code === 'session_required')) return undefined;
+    throw error;
+  }
+}
+
 interface Frame {
-  readonly type: 'message' | 'confirm';
+  readonly type: 'message' | 'confirm' | 'retry' | 'subscribe' | 'unsubscribe' | 'cancel' | 'answer' | 'queue_edit' | 'queue_remove' | 'queue_send_now';
+  readonly turn?: unknown;
   readonly text?: unknown;
   readonly thread?: unknown;
   readonly language?: unknown;
@@ -195,5 +270,5 @@ function parseFrame(text: string | undefined): Frame | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const type = (value as { type?: unknown }).type;
-  return type === 'message' || type === 'confirm' ? (value as Frame) : undefined;
+  return type === 'message' || type === 'confirm' || type === 'retry' || (typeof type === 'string' && (socketExtraTypes.includes(type) || queueFrameTypes.includes(type))) ? (value as Frame) : undefined;
 }

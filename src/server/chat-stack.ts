@@ -5,6 +5,7 @@ import type { App } from '../data/index.js';
 import { createAppReader, createEngine } from '../engine/index.js';
 import type { AppReader, Engine, EngineHooks } from '../engine/index.js';
 import type { RulebookInput, VocabularyFile } from '../router/index.js';
+import { configuredPlannedRunner } from '../planned/index.js';
 import { createProvider } from '../providers/index.js';
 import type { Provider, ProviderConfig } from '../providers/index.js';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
@@ -12,8 +13,12 @@ import type { Store } from '../store/index.js';
 import { createChatTools } from '../tools/index.js';
 import type { Tool, ToolSettingsInput } from '../tools/index.js';
 import { splitConfig, storeLocation } from '../config/index.js';
+import { createTelemetry } from '../telemetry/index.js';
+import type { Telemetry } from '../telemetry/index.js';
 import type { PlumbConfig } from '../config/index.js';
 import { stableSecret } from './stable-secret.js';
+import { announceWrites } from './announcing-store.js';
+import type { ThreadEvents } from './thread-events.js';
 
 /** What a host application adds to the chat stack besides its data: its own tools and its router files. */
 export interface ChatHost {
@@ -52,17 +57,25 @@ export async function createChatStack(options: {
   readonly hooks?: EngineHooks;
   readonly host?: ChatHost;
   readonly cwd?: string;
+  /** Announces every committed write to a thread there, so that other processes can follow it (`followThread`). */
+  readonly events?: ThreadEvents;
+  /** Spans for turns, model and tool calls; default: over the global tracer provider, with the `telemetry` setting. */
+  readonly telemetry?: Telemetry;
 }): Promise<ChatStack> {
   const { app, config } = options;
   const cwd = options.cwd ?? process.cwd();
   const journal = storeLocation(config, cwd);
-  if (journal.kind === 'postgres') {
-    throw new PlumbError('invalid_config', "store: this version keeps the journal in SQLite; set store to a SQLite path (or leave it unset) while the data is on PostgreSQL.", { details: { key: 'store' } });
-  }
-  const journalPath = journal.kind === 'memory' ? ':memory:' : journal.path;
+  const journalPath = journal.kind === 'memory' ? ':memory:' : journal.kind === 'postgres' ? journal.url : journal.path;
   const configured =
     options.provider ?? (config.provider === null ? undefined : await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd }));
-  const provider = configured === undefined || options.wrapProvider === undefined ? configured : options.wrapProvider(configured);
+  const telemetry = options.telemetry ?? createTelemetry({ captureContent: config.telemetry.captureContent });
+  const wrap = (model: Provider): Provider => {
+    const traced = telemetry.traceProvider(model);
+    return options.wrapProvider === undefined ? traced : options.wrapProvider(traced);
+  };
+  const provider = configured === undefined ? undefined : wrap(configured);
+  // Every role's model goes through the same wrapping (spans, a token budget) as the plain one.
+  const planned = await configuredPlannedRunner(config, { managers: app.managers, cwd, wrap });
   const { engine: engineSettings, tools: configToolSettings } = splitConfig(config);
   const host = options.host ?? {};
   const tools = createChatTools(app, host.toolSettings ?? configToolSettings);
@@ -74,7 +87,8 @@ export async function createChatStack(options: {
           app,
           hostTools,
           modelTools: tools.tools,
-          secret: stableSecret({ configured: config.sessionSecret, database: journalPath }),
+          // A journal on PostgreSQL keeps no file: the secret's file is then in the working folder (one machine; set sessionSecret for several).
+          secret: stableSecret({ configured: config.sessionSecret, database: journal.kind === 'postgres' ? resolve(cwd, '.plumb/postgres-journal') : journalPath }),
           valuesTtlSeconds: config.valuesTtlSeconds,
           maxValuesPerField: config.maxValuesPerField,
           toolSettings: { maxResults: tools.settings.maxResults, maxResultBytes: tools.settings.maxResultBytes, queryTimeoutSeconds: tools.settings.queryTimeoutSeconds },
@@ -83,13 +97,18 @@ export async function createChatStack(options: {
         });
   let store: Store;
   if (journal.kind === 'memory') store = createMemoryStore();
-  else {
+  else if (journal.kind === 'postgres') {
+    // Loaded only here, so that pg loads only for a journal on PostgreSQL.
+    const { openPostgresStore } = await import('../postgres/index.js');
+    store = await openPostgresStore({ url: journal.url, durability: config.durability, max: config.storeConnections });
+  } else {
     mkdirSync(dirname(journal.path), { recursive: true });
     store = await openSqliteStore({ path: journal.path, durability: config.durability });
   }
+  if (options.events !== undefined) store = announceWrites(store, options.events);
   let engine: Engine;
   try {
-    engine = createEngine({
+    engine = telemetry.traceEngine(createEngine({
       app,
       store,
       tools: [...tools.tools, ...hostTools],
@@ -97,8 +116,10 @@ export async function createChatStack(options: {
       toolSettings: tools.settings,
       ...(reader === undefined ? {} : { reader }),
       ...(provider === undefined ? {} : { provider }),
+      ...(planned === undefined ? {} : { planned }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
-    });
+      instrumentTools: telemetry.instrumentTools,
+    }));
   } catch (error) {
     await store.close();
     throw error;

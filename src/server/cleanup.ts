@@ -52,15 +52,19 @@ export async function cleanupWithStore(store: Store, ttlHours: number, options: 
 
 /**
  * `plumb cleanup`: retention on the configured journal (the `store` setting, resolved from
- * `root`); nothing to do for an in-memory journal or a file that does not exist yet.
+ * `root`: a SQLite file or a PostgreSQL URL); nothing to do for an in-memory journal or a file that
+ * does not exist yet.
  */
 export async function cleanupStore(config: PlumbConfig, options: CleanupOptions & { readonly root?: string } = {}): Promise<CleanupReport> {
   const now = options.now ?? Date.now();
   const location = storeLocation(config, options.root ?? process.cwd());
-  if (location.kind !== 'sqlite' || !existsSync(location.path)) {
+  if (location.kind === 'memory' || (location.kind === 'sqlite' && !existsSync(location.path))) {
     return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
   }
-  const store = await openSqliteStore({ path: location.path, durability: config.durability, clock: () => now });
+  const store: Store =
+    location.kind === 'postgres'
+      ? await (await import('../postgres/index.js')).openPostgresStore({ url: location.url, durability: config.durability, max: 2, clock: () => now })
+      : await openSqliteStore({ path: location.path, durability: config.durability, clock: () => now });
   try {
     return await cleanupWithStore(store, config.ttlHours, { ...options, now });
   } finally {

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../core/index.js';
+import { clientModules } from './console-client.js';
 import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
-import { loginCookieName } from './request-actor.js';
+import type { MethodGuard } from './method-guard.js';
+import { sendError } from './reply-error.js';
+import { ensureSession, loginCookieName } from './request-actor.js';
+import type { SessionBudget } from './request-actor.js';
 import { readCookie, serializeCookie } from './signed-value.js';
 import type { Signer } from './signed-value.js';
 
@@ -18,14 +22,24 @@ export interface ConsoleInfo {
   readonly model?: string;
   /** Whether turns are read by the router first. */
   readonly router?: 'on' | 'off';
-  /** Questions offered on an empty conversation. */
-  readonly examples?: readonly string[];
+  /**
+   * Questions offered on an empty conversation and after an answer the router could not read; one
+   * with a `language` switches the console's reading language when it is asked.
+   */
+  readonly examples?: readonly (string | ConsoleExample)[];
+}
+
+/** An example question and the language the router reads it in. */
+export interface ConsoleExample {
+  readonly text: string;
+  readonly language?: string;
 }
 
 const files = {
   'index.html': 'text/html; charset=utf-8',
   'console.css': 'text/css; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
+  'console-transport.js': 'text/javascript; charset=utf-8',
 } as const;
 
 type ConsoleFiles = Record<keyof typeof files, string>;
@@ -46,6 +60,8 @@ export function registerConsole(
     /** The prefix the console is mounted under ('' at the root); its page and script point their own URLs there. */
     readonly base: string;
     readonly signer: Signer;
+    readonly sessionBudget: SessionBudget;
+    readonly guard: MethodGuard;
     /** The chat routes as the browser reaches them (prefix included). */
     readonly chatUrl: string;
     readonly chatEnabled: boolean;
@@ -58,22 +74,36 @@ export function registerConsole(
   if (loaded === undefined) {
     // A build that did not copy src/console/: say so instead of failing the whole server.
     fastify.get('/console/', (_request, reply) =>
-      reply.status(404).send({ error: { code: 'not_found', message: 'The console files (index.html, console.css, console.js) are not next to this build; copy src/console/ beside the server folder.' } }),
+      reply.status(404).send({ error: { code: 'not_found', message: 'The console files (index.html, console.css, console.js, console-transport.js) are not next to this build; copy src/console/ beside the server folder.' } }),
     );
     return;
   }
   const content = options.base === '' ? loaded : underBase(loaded, options.base);
   const { signer } = options;
-  const page = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const token = issueCsrfToken(signer);
-    reply.header('set-cookie', [serializeCookie(csrfCookieName, token), ...existingCookies(reply)]);
+  const page = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    // The page's CSRF token is bound to the session, so an anonymous visitor's session starts here.
+    if (!(await ensureSession(request, reply, signer, options.sessionBudget))) return reply;
+    const token = issueCsrfToken(signer, request.actor) ?? '';
+    reply.header('set-cookie', [...existingCookies(reply), serializeCookie(csrfCookieName, token)]);
     reply.header('content-security-policy', "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self'; script-src 'self'; img-src 'self' data:");
     return reply.type(files['index.html']).send(content['index.html'].replace('{{CSRF}}', token).replace('{{CHAT_URL}}', options.chatUrl));
   };
   fastify.get('/console/', page);
-  for (const name of ['console.css', 'console.js'] as const) {
+  options.guard('/console/', ['GET']);
+  for (const name of ['console.css', 'console.js', 'console-transport.js'] as const) {
     fastify.get(`/console/${name}`, (_request, reply) => reply.type(files[name]).header('cache-control', 'no-cache').send(content[name]));
+    options.guard(`/console/${name}`, ['GET']);
   }
+
+  // `plumb/client`, which the console's script imports for its HTTP and SSE calls.
+  const client = clientModules();
+  fastify.get<{ Params: { file: string } }>('/console/client/:file', async (request, reply) => {
+    const module = client === undefined ? { kind: 'unavailable' as const, message: 'The client modules (plumb/client) are not next to this build; build the package (npm run build).' } : await client.read(request.params.file);
+    if (module.kind === 'missing') return sendError(reply, 404, 'not_found', 'No module of the client has this name.');
+    if (module.kind === 'unavailable') return sendError(reply, 404, 'not_found', module.message);
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(module.text);
+  });
+  options.guard('/console/client/:file', ['GET']);
 
   fastify.get('/console/session', (request) => ({
     actor: describe(request.actor),
@@ -84,12 +114,13 @@ export function registerConsole(
     provider: options.info.provider ?? null,
     model: options.info.model ?? null,
     router: options.info.router ?? 'off',
-    examples: options.info.examples ?? [],
+    examples: (options.info.examples ?? []).map((example) => (typeof example === 'string' ? { text: example, language: null } : { text: example.text, language: example.language ?? null })),
   }));
+  options.guard('/console/session', ['GET']);
 
   const csrfOk = (request: FastifyRequest): boolean => {
     const header = request.headers[csrfHeaderName];
-    return csrfTokenValid(signer, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header);
+    return csrfTokenValid(signer, request.actor, readCookie(request.headers.cookie, csrfCookieName), Array.isArray(header) ? header[0] : header);
   };
   fastify.post('/console/login', async (request, reply) => {
     if (!csrfOk(request)) return reply.status(403).send({ error: { code: 'csrf_failed', message: 'Reload the console: its CSRF token is missing or stale.' } });
@@ -105,6 +136,7 @@ export function registerConsole(
     reply.header('set-cookie', serializeCookie(loginCookieName, signer.sign(user)));
     return { actor: describe(actor) };
   });
+  options.guard('/console/login', ['POST']);
 }
 
 /**
@@ -116,6 +148,7 @@ function underBase(loaded: ConsoleFiles, base: string): ConsoleFiles {
     'index.html': loaded['index.html'].replaceAll('"/console/', `"${base}/console/`),
     'console.css': loaded['console.css'],
     'console.js': loaded['console.js'].replaceAll("'/console/", `'${base}/console/`),
+    'console-transport.js': loaded['console-transport.js'].replaceAll("'/console/", `'${base}/console/`),
   };
 }
 

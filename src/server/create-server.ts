@@ -2,9 +2,11 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PlumbConfig } from '../config/index.js';
 import type { Audit } from './audit.js';
+import { clientErrorHandler } from './client-errors.js';
 import { mountPlumb } from './mount.js';
 import type { PlumbChatOptions } from './options.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { frameworkErrorReply, sendError } from './reply-error.js';
 import { resolveSetup } from './setup.js';
 
 export interface ServerOptions extends PlumbChatOptions {
@@ -33,10 +35,22 @@ export async function createServer(options: ServerOptions): Promise<PlumbServer>
   const fastify = Fastify({
     ...(options.logger === undefined || options.logger === false ? { logger: false } : { loggerInstance: options.logger }),
     bodyLimit: setup.bodyLimit,
-    return503OnClosing: true,
+    trustProxy: setup.settings.trustProxy,
+    // fastify's own answers for these would have its shape, not Plumb's (and quote the request).
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  await fastify.register(async (instance) => mountPlumb(instance, setup, options, { websocket: true, notFound: true }));
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (closing) await sendError(reply.header('connection', 'close'), 503, 'server_closed', 'The server is shutting down. Send the request again in a moment.');
+  });
+  await fastify.register(async (instance) => mountPlumb(instance, setup, options, { websocket: true, notFound: true, options: true }));
   await fastify.ready();
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= fastify.close());

@@ -8,7 +8,7 @@ import { bridge, errorResponse } from './fetch-bridge.js';
 import { mountPlumb } from './mount.js';
 import type { PlumbChatOptions } from './options.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { sendNotFound } from './reply-error.js';
+import { frameworkErrorReply, sendNotFound } from './reply-error.js';
 import { createReport, resolveSetup } from './setup.js';
 
 export interface FetchHandlerOptions extends PlumbChatOptions {
@@ -45,10 +45,12 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
   const fastify = Fastify({
     ...(options.logger === undefined || options.logger === false ? { logger: false } : { loggerInstance: options.logger }),
     bodyLimit: setup.bodyLimit,
+    trustProxy: setup.settings.trustProxy,
+    frameworkErrors: frameworkErrorReply,
     routerOptions: { ignoreTrailingSlash: true },
   });
   if (prefix !== '') fastify.setNotFoundHandler(sendNotFound);
-  await fastify.register(async (instance) => mountPlumb(instance, setup, options, { websocket: false, notFound: true }), { prefix });
+  await fastify.register(async (instance) => mountPlumb(instance, setup, options, { websocket: false, notFound: true, options: true }), { prefix });
   await fastify.ready();
   const report = createReport(fastify.log, options.onError);
   const open = new Set<ServerResponse>();

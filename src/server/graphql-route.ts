@@ -1,10 +1,20 @@
+import { execute } from 'graphql';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../data/index.js';
+import { createActorSchemas } from './actor-schema.js';
+import { createGraphqlGate } from './graphql-gate.js';
+import type { MethodGuard } from './method-guard.js';
 import { sendError } from './reply-error.js';
 
-/** `GET /healthz` and `POST /graphql` (the app's schema, executed as the request's actor). */
-export function registerGraphql(instance: FastifyInstance, app: App): void {
+/**
+ * `GET /healthz` and `POST /graphql`: the app's schema as the request's actor may read it
+ * (`createActorSchemas`), executed as that actor; introspection off with `graphqlIntrospection: false`.
+ */
+export function registerGraphql(instance: FastifyInstance, app: App, options: { readonly introspection: boolean; readonly guard: MethodGuard }): void {
   instance.get('/healthz', () => ({ status: 'ok' }));
+  options.guard('/healthz', ['GET']);
+  const schemas = createActorSchemas(app);
+  const gate = createGraphqlGate({ introspection: options.introspection });
 
   instance.post('/graphql', async (request, reply) => {
     const body = request.body as { query?: unknown; variables?: unknown; operationName?: unknown } | null;
@@ -16,6 +26,15 @@ export function registerGraphql(instance: FastifyInstance, app: App): void {
     }
     if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') {
       return sendError(reply, 400, 'bad_request', "'operationName' must be a string.");
+    }
+    const schema = schemas.forActor(request.actor);
+    // An actor who reads everything, with introspection on, needs nothing checked here: the app's schema is its own.
+    if (schema !== app.schema || !options.introspection) {
+      const decision = gate(schema, body.query, typeof body.operationName === 'string' ? body.operationName : undefined);
+      if (decision.kind === 'errors') return { errors: decision.errors };
+      if (decision.kind === 'introspection') {
+        return execute({ schema, document: decision.document, ...(body.variables ? { variableValues: body.variables as Record<string, unknown> } : {}), ...(typeof body.operationName === 'string' ? { operationName: body.operationName } : {}) });
+      }
     }
     // The request stream closes as soon as its body is read; the response closing before it was
     // written is what says the client went away.
@@ -36,4 +55,5 @@ export function registerGraphql(instance: FastifyInstance, app: App): void {
       reply.raw.off('close', abortOnClose);
     }
   });
+  options.guard('/graphql', ['POST']);
 }

@@ -4,13 +4,18 @@ import { nanoid } from 'nanoid';
 import { PlumbError } from '../core/index.js';
 import { identifyActors } from './actor-hook.js';
 import { registerChatHttp } from './chat-http.js';
-import { frameCeiling, registerChatSocket } from './chat-socket.js';
+import { registerThreadFollow } from './thread-follow-route.js';
+import { registerThreadRoutes } from './thread-routes.js';
+import { registerQueueRoutes } from './queue-routes.js';
+import { createThreadViews } from './thread-views.js';
+import { frameCeiling, registerChatSocket, socketErrorHandler } from './chat-socket.js';
 import type { ChatDeps } from './chat-deps.js';
 import { registerConsole } from './console-routes.js';
 import type { ServerErrorCode } from './errors.js';
 import { registerGraphql } from './graphql-route.js';
+import { methodGuard } from './method-guard.js';
 import type { PlumbChatOptions } from './options.js';
-import { sendError, sendNotFound } from './reply-error.js';
+import { requestErrorOf, sendError, sendNotFound } from './reply-error.js';
 import { createReport } from './setup.js';
 import type { PlumbSetup } from './setup.js';
 
@@ -20,6 +25,8 @@ export interface MountScope {
   readonly websocket: boolean;
   /** Answer unknown paths with Plumb's 404: on Plumb's own instance and under a prefix, never over a host's root. */
   readonly notFound: boolean;
+  /** Answer OPTIONS on Plumb's routes with 405: on Plumb's own instance only, where no host's CORS plugin answers preflights. */
+  readonly options: boolean;
 }
 
 /**
@@ -41,27 +48,46 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
 
   instance.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PlumbError) return sendError(reply, 401, error.code as ServerErrorCode, error.message);
-    if (error.statusCode === 413) return sendError(reply, 413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes (the server's bodyLimitBytes setting). Send a shorter message.`);
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendError(reply, 400, 'bad_request', error.message);
-    }
-    report(error, { source: `${request.method} ${request.routeOptions.url ?? request.url}` });
+    const refused = requestErrorOf(error, bodyLimit);
+    if (refused !== undefined) return sendError(reply, refused.status, refused.code, refused.message);
+    report(error, { source: `${request.method} ${request.routeOptions.url ?? '(no route)'}` });
     return sendError(reply, 500, 'internal_error', 'Something went wrong on the server.');
   });
   if (scope.notFound) instance.setNotFoundHandler(sendNotFound);
+  const guard = methodGuard(instance, { options: scope.options });
 
   // A frame over the body limit gets a payload_too_large event and the socket stays; only one over
   // the ceiling is cut off by ws itself (close 1009), so no frame is ever buffered past it. A host
   // that registered @fastify/websocket already owns the server's upgrades: a second registration
   // would answer each upgrade twice.
   if (scope.websocket && !instance.hasDecorator('websocketServer')) {
-    await instance.register(websocket, { options: { maxPayload: frameCeiling(bodyLimit) } });
+    await instance.register(websocket, { options: { maxPayload: frameCeiling(bodyLimit) }, errorHandler: socketErrorHandler });
   }
 
-  registerGraphql(instance, options.app);
+  registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard });
 
   const engine = settings.enabled ? options.engine : undefined;
   if (engine !== undefined) {
+    // Live views follow threads through the same journal and notices as `GET …/follow/` (docs/protocol.md, "Live thread views").
+    const following = options.following;
+    const views =
+      following === undefined
+        ? undefined
+        : createThreadViews({
+            store: following.store,
+            events: following.events,
+            coalesceMs: settings.viewCoalesceMs,
+            maxPendingBatches: settings.viewMaxPendingBatches,
+            maxPendingBytes: settings.viewMaxPendingBytes,
+            maxReplayItems: settings.viewMaxReplayItems,
+            report: (error) => report(error, { source: 'views' }),
+          });
+    if (views !== undefined) {
+      // Before the server waits for its connections to end: every view's stream ends here.
+      instance.addHook('preClose', (done) => {
+        void views.close().then(() => done());
+      });
+    }
     const deps: ChatDeps = {
       url: settings.url,
       publicUrl: `${base}${settings.url}`,
@@ -69,6 +95,8 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
       signer,
       permission: setup.permission,
       rateLimiter: setup.rateLimiter,
+      sessionBudget: setup.sessionBudget,
+      guard,
       tokenBudget: options.tokenBudget,
       audit: setup.audit,
       allowedOrigins: settings.allowedOrigins,
@@ -78,16 +106,24 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
       sseHeadersWithinMs: settings.sseHeadersWithinSeconds * 1000,
       newId: () => nanoid(),
       report,
+      views,
+      viewsPerSocket: settings.viewsPerSocket,
     };
-    registerChatHttp(instance, deps);
-    if (scope.websocket) registerChatSocket(instance, deps);
-    else {
-      instance.get(settings.url, (_request, reply) =>
-        reply.status(405).header('allow', 'POST').send({ error: { code: 'method_not_allowed', message: 'This route answers POST; WebSocket is not served here (use POST …stream/ for a streamed turn).' } }),
-      );
+    if (setup.audit.level !== 'off' && engine.on !== undefined) {
+      const stop = engine.on('turnDiagnostics', (payload) => setup.audit.turn(payload));
+      instance.addHook('onClose', (_instance, done) => {
+        stop();
+        done();
+      });
     }
+    registerChatHttp(instance, deps);
+    registerThreadRoutes(instance, deps);
+    registerQueueRoutes(instance, deps);
+    if (options.following !== undefined) registerThreadFollow(instance, deps, options.following);
+    if (scope.websocket) registerChatSocket(instance, deps);
+    else guard(settings.url, ['POST'], 'WebSocket is not served here: stream a turn with POST …stream/.');
   }
   if (options.console !== false) {
-    registerConsole(instance, { base, signer, chatUrl: `${base}${settings.url}`, chatEnabled: engine !== undefined, bodyLimitBytes: bodyLimit, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
+    registerConsole(instance, { base, signer, guard, sessionBudget: setup.sessionBudget, chatUrl: `${base}${settings.url}`, chatEnabled: engine !== undefined, bodyLimitBytes: bodyLimit, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
   }
 }

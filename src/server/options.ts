@@ -6,6 +6,7 @@ import type { ChatEngine } from './engine-port.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { TokenBudget } from './token-budget.js';
+import type { ThreadFollowing } from './thread-follow-route.js';
 
 /** What Plumb's routes are built from, wherever they are served: `plumbChat`, `createServer`, `createFetchHandler`. */
 export interface PlumbChatOptions {
@@ -34,6 +35,8 @@ export interface PlumbChatOptions {
    * Without it, usage is recorded from each turn's `done` and checked before the next turn.
    */
   readonly tokenBudget?: TokenBudget;
+  /** Serves `GET {url}threads/:id/follow/` (a thread's items as they are committed, by any process on the journal). */
+  readonly following?: ThreadFollowing;
   /** Audit overrides (a destination for the default pino logger, or a logger function). */
   readonly audit?: Pick<AuditOptions, 'destination' | 'logger'>;
   /** Unexpected failures, with where they happened; also logged. */

@@ -19,6 +19,8 @@ export interface RateCount {
   readonly used: number;
   /** Milliseconds until the window frees; 0 when nothing is counted. */
   readonly resetInMs: number;
+  /** The shared store could not be asked and refuses on that account (Redis, `whenUnavailable: 'closed'`). */
+  readonly unavailable?: boolean;
 }
 
 export interface RateTake extends RateCount {
@@ -30,7 +32,7 @@ export interface MemoryRateLimitStoreOptions {
   readonly maxKeys?: number;
 }
 
-/** The in-memory store: one process only (a shared store is a later issue). */
+/** The in-memory store: one process only (`createRedisRateLimitStore` is the shared one). */
 export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): RateLimitStore {
   const maxKeys = options.maxKeys ?? 100_000;
   const counters = new Map<string, { start: number; windowMs: number; used: number }>();

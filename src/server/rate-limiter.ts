@@ -9,10 +9,11 @@ export interface RateLimitSettings {
   readonly outputTokens: number | null;
 }
 
-export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number; readonly budget: string };
+/** A refusal with `unavailable` comes from a shared store that could not be asked (`rate_limit_unavailable`), not from a spent budget. */
+export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number; readonly budget: string; readonly unavailable?: boolean };
 
 /**
- * Request and token budgets per actor scope (`user:<id>`, `session:<key>` or `ip:<address>`).
+ * Request and token budgets per actor scope (`user:<id>`, or `ip:<address>` for anyone anonymous: see `rateScope`).
  * Only positive integers are budgets. Requests are taken atomically; tokens are recorded as the
  * provider reports them and checked before the next round, tool, confirmation or summary.
  */
@@ -42,12 +43,14 @@ export function createRateLimiter(settings: RateLimitSettings, store: RateLimitS
     async takeRequest(scope) {
       if (!enforced(settings.requests)) return { allowed: true };
       const taken = await store.take(`requests:${scope}`, { amount: 1, limit: settings.requests, windowMs, now: clock() });
-      return taken.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(taken.resetInMs), budget: 'requests' };
+      if (taken.allowed) return { allowed: true };
+      return { allowed: false, retryAfterSeconds: seconds(taken.resetInMs), budget: 'requests', ...(taken.unavailable === true ? { unavailable: true } : {}) };
     },
     async checkTokens(scope) {
       const now = clock();
       for (const [name, limit] of tokenBudgets) {
         const count = await store.peek(`${name}:${scope}`, { windowMs, now });
+        if (count.unavailable === true) return { allowed: false, retryAfterSeconds: seconds(count.resetInMs), budget: name, unavailable: true };
         if (count.used >= limit) return { allowed: false, retryAfterSeconds: seconds(count.resetInMs), budget: name };
       }
       return { allowed: true };

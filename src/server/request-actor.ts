@@ -1,22 +1,46 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../core/index.js';
+import { addressScope } from './client-address.js';
+import type { RateDecision } from './rate-limiter.js';
 import { readCookie, serializeCookie } from './signed-value.js';
 import type { Signer } from './signed-value.js';
 
 export const sessionCookieName = 'plumb_session';
 export const loginCookieName = 'plumb_login';
 
-/**
- * An anonymous actor always leaves with a session key: the one its signed `plumb_session` cookie
- * carries, or a fresh one whose cookie is set on this reply (before any byte of a stream).
- */
-export function withSession(actor: Actor, request: FastifyRequest, signer: Signer): { actor: Actor; setCookie: string | undefined } {
-  if (actor.kind === 'user' || actor.sessionKey !== undefined) return { actor, setCookie: undefined };
+/** The anonymous actor with the session its signed `plumb_session` cookie carries; any other actor as it is. */
+export function withSessionCookie(actor: Actor, request: FastifyRequest, signer: Signer): Actor {
+  if (actor.kind === 'user' || actor.sessionKey !== undefined) return actor;
   const signed = readCookie(request.headers.cookie, sessionCookieName);
   const existing = signed === undefined ? undefined : signer.unsign(signed);
-  if (existing !== undefined) return { actor: Object.freeze({ kind: 'anonymous', sessionKey: existing }), setCookie: undefined };
+  return existing === undefined ? actor : Object.freeze({ kind: 'anonymous', sessionKey: existing });
+}
+
+/** Takes one new session from the client address's budget (`rateLimit.sessions`). */
+export type SessionBudget = (scope: string) => Promise<RateDecision>;
+
+/**
+ * Gives an anonymous request without a session a new one, set in a cookie on this reply — but
+ * only on the routes that start a conversation (the CSRF token, the console page, the WebSocket)
+ * and only while the client address has new sessions left; otherwise answers `rate_limited`. A
+ * client that drops its cookies cannot mint sessions, and with them fresh budgets, without bound.
+ */
+export async function ensureSession(request: FastifyRequest, reply: FastifyReply, signer: Signer, budget: SessionBudget): Promise<boolean> {
+  const actor = request.actor;
+  if (actor.kind === 'user' || actor.sessionKey !== undefined) return true;
+  const decision = await budget(addressScope(request.ip));
+  if (!decision.allowed) {
+    const refusal =
+      decision.unavailable === true
+        ? { code: 'rate_limit_unavailable', message: `The shared rate limits cannot be checked right now. Try again in ${decision.retryAfterSeconds} seconds.` }
+        : { code: 'rate_limited', message: `Too many new sessions from your address. Keep the ${sessionCookieName} cookie you were given, or try again in ${decision.retryAfterSeconds} seconds.` };
+    await reply.status(429).header('retry-after', String(decision.retryAfterSeconds)).send({ error: refusal });
+    return false;
+  }
   const key = signer.randomId();
-  return { actor: Object.freeze({ kind: 'anonymous', sessionKey: key }), setCookie: serializeCookie(sessionCookieName, signer.sign(key)) };
+  request.actor = Object.freeze({ kind: 'anonymous', sessionKey: key });
+  appendSetCookie(reply, serializeCookie(sessionCookieName, signer.sign(key)));
+  return true;
 }
 
 export function appendSetCookie(reply: FastifyReply, cookie: string): void {
@@ -25,9 +49,11 @@ export function appendSetCookie(reply: FastifyReply, cookie: string): void {
   reply.header('set-cookie', [...list, cookie]);
 }
 
-/** The rate-limit scope: user id, else session key, else client address. */
+/**
+ * The rate-limit and token-budget scope: a user by id; anyone anonymous by the client address
+ * (its /64 for IPv6), whatever session it holds, so that dropping cookies gains nothing.
+ */
 export function rateScope(actor: Actor, ip: string): string {
   if (actor.kind === 'user') return `user:${actor.id}`;
-  if (actor.sessionKey !== undefined) return `session:${actor.sessionKey}`;
-  return `ip:${ip}`;
+  return addressScope(ip);
 }

@@ -8,6 +8,7 @@ import type { PlumbChatOptions } from './options.js';
 import { createMemoryRateLimitStore } from './rate-limit-store.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { SessionBudget } from './request-actor.js';
 import { createSigner } from './signed-value.js';
 import type { Signer } from './signed-value.js';
 
@@ -21,6 +22,8 @@ export interface PlumbSetup {
   readonly authenticate: Authenticate | undefined;
   readonly audit: Audit;
   readonly rateLimiter: RateLimiter;
+  /** New anonymous sessions per client address (`rateLimit.sessions`). */
+  readonly sessionBudget: SessionBudget;
 }
 
 export async function resolveSetup(options: PlumbChatOptions): Promise<PlumbSetup> {
@@ -31,6 +34,8 @@ export async function resolveSetup(options: PlumbChatOptions): Promise<PlumbSetu
   const configuredLogger = settings.audit.logger;
   const auditLogger = options.audit?.logger ?? (configuredLogger === null ? null : await settingFunction<AuditLoggerFn>(configuredLogger, { load, key: 'audit.logger', names: ['logger'], signature: 'a function (record) => void' }));
   const authenticate = options.authenticate ?? (settings.authenticate === null ? undefined : await settingFunction<Authenticate>(settings.authenticate, { load, key: 'authenticate', names: ['authenticate'], signature: 'a function (request) => actor | null' }));
+  const rateLimitStore = options.rateLimitStore ?? createMemoryRateLimitStore();
+  const sessions = createRateLimiter({ requests: settings.rateLimit.sessions, windowSeconds: settings.rateLimit.windowSeconds, tokens: null, inputTokens: null, outputTokens: null }, rateLimitStore, clock);
   return {
     settings,
     bodyLimit: options.bodyLimit ?? settings.bodyLimitBytes,
@@ -39,7 +44,8 @@ export async function resolveSetup(options: PlumbChatOptions): Promise<PlumbSetu
     permission,
     authenticate,
     audit: createAudit({ ...settings.audit, logger: auditLogger, clock, ...(options.audit?.destination === undefined ? {} : { destination: options.audit.destination }) }),
-    rateLimiter: options.rateLimiter ?? createRateLimiter(settings.rateLimit, options.rateLimitStore ?? createMemoryRateLimitStore(), clock),
+    rateLimiter: options.rateLimiter ?? createRateLimiter(settings.rateLimit, rateLimitStore, clock),
+    sessionBudget: (scope) => sessions.takeRequest(`sessions:${scope}`),
   };
 }
 

@@ -5,7 +5,7 @@ import type { RateLimiter } from './rate-limiter.js';
 
 interface TurnScope {
   readonly scope: string;
-  refusal: { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
+  refusal: { readonly retryAfterSeconds: number; readonly budget: string; readonly unavailable?: boolean } | undefined;
 }
 
 /**
@@ -17,7 +17,7 @@ interface TurnScope {
 export interface TokenBudget {
   readonly run: <T>(scope: string, fn: () => T) => T;
   /** The refusal that ended the current turn, if one did. */
-  readonly refusal: () => { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
+  readonly refusal: () => { readonly retryAfterSeconds: number; readonly budget: string; readonly unavailable?: boolean } | undefined;
   /** A provider that counts and enforces the current turn's budgets; outside a turn it only passes through. */
   readonly wrap: (provider: Provider) => Provider;
 }
@@ -36,7 +36,10 @@ export function createTokenBudget(limiter: RateLimiter): TokenBudget {
           if (turn !== undefined) {
             const decision = await limiter.checkTokens(turn.scope);
             if (!decision.allowed) {
-              turn.refusal = { retryAfterSeconds: decision.retryAfterSeconds, budget: decision.budget };
+              turn.refusal = { retryAfterSeconds: decision.retryAfterSeconds, budget: decision.budget, ...(decision.unavailable === true ? { unavailable: true } : {}) };
+              if (decision.unavailable === true) {
+                throw new PlumbError('rate_limit_unavailable', `The shared rate limits cannot be checked right now. Try again in ${decision.retryAfterSeconds} seconds.`, { details: { retry_after_seconds: decision.retryAfterSeconds } });
+              }
               throw new PlumbError('rate_limited', `Chat token budget exhausted (${decision.budget}). Try again in ${decision.retryAfterSeconds} seconds.`, {
                 details: { retry_after_seconds: decision.retryAfterSeconds },
               });

@@ -24,8 +24,12 @@ const publicCodes = new Set([
   'request_conflict',
   'confirmation_unavailable',
   'confirmation_pending',
+  'question_unavailable',
+  'bad_answer',
+  'queued_message_unavailable',
   'bad_event',
   'rate_limited',
+  'rate_limit_unavailable',
   'session_required',
   'no_provider',
 ]);
@@ -50,7 +54,7 @@ export interface RelayOptions {
   /** Reported usage from `done` (when the provider wrapper does not record it). */
   readonly onUsage?: (usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
   /** A token budget refusal that ended the turn, to report as `rate_limited` instead of a failure. */
-  readonly refusal?: () => { readonly retryAfterSeconds: number; readonly budget: string } | undefined;
+  readonly refusal?: () => { readonly retryAfterSeconds: number; readonly budget: string; readonly unavailable?: boolean } | undefined;
 }
 
 export interface RelayOutcome {
@@ -106,12 +110,15 @@ export async function relayTurn(events: () => AsyncIterable<EngineEvent>, option
           break;
         case 'error': {
           const refused = options.refusal?.();
-          if (refused !== undefined && fields.code !== 'rate_limited') {
+          if (refused !== undefined && fields.code !== 'rate_limited' && fields.code !== 'rate_limit_unavailable') {
             deliver({
               ...(event as object),
               type: 'error',
-              code: 'rate_limited',
-              message: `Chat token budget exhausted (${refused.budget}). Try again in ${refused.retryAfterSeconds} seconds.`,
+              code: refused.unavailable === true ? 'rate_limit_unavailable' : 'rate_limited',
+              message:
+                refused.unavailable === true
+                  ? `The shared rate limits cannot be checked right now. Try again in ${refused.retryAfterSeconds} seconds.`
+                  : `Chat token budget exhausted (${refused.budget}). Try again in ${refused.retryAfterSeconds} seconds.`,
               retry_after_seconds: refused.retryAfterSeconds,
             } as EngineEvent);
             continue;

@@ -99,7 +99,9 @@ describe.each(transports)('API clients and CSRF over %s', (_, start) => {
   const csrfPair = async (cookie = ''): Promise<Record<string, string>> => {
     const issued = await transport.send('/chat/csrf/', { headers: cookie === '' ? {} : { cookie } });
     const { token } = (await issued.json()) as { token: string };
-    return { cookie: [cookie, cookiesOf(issued)].filter((part) => part !== '').join('; '), 'x-csrf-token': token };
+    // A cookie the response sets replaces the one of the same name.
+    const jar = new Map([cookie, cookiesOf(issued)].flatMap((part) => part.split('; ')).filter((pair) => pair !== '').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const));
+    return { cookie: [...jar.values()].join('; '), 'x-csrf-token': token };
   };
 
   it('serves a bearer-token request on every POST route without any CSRF cookie or header', async () => {
@@ -121,7 +123,9 @@ describe.each(transports)('API clients and CSRF over %s', (_, start) => {
     ['a cookie authenticate called one (credential: cookie)', 'shop_remember=bob'],
     ['only the anonymous session cookie', ''],
   ])('refuses %s without the CSRF pair with 403 csrf_failed, and serves it with the pair', async (_, hostCookie) => {
-    const session = hostCookie === '' ? cookiesOf(await transport.send('/healthz')) : hostCookie;
+    // The anonymous session starts where its CSRF token is issued; here only its cookie is kept.
+    const anonymousSession = (): Promise<string> => transport.send('/chat/csrf/').then((response) => cookiesOf(response).split('; ').filter((cookie) => cookie.startsWith('plumb_session=')).join('; '));
+    const session = hostCookie === '' ? await anonymousSession() : hostCookie;
     expect(session).not.toBe('');
     for (const path of ['/chat/', '/chat/stream/', '/chat/confirm/']) {
       const refused = await post(path, { cookie: session });
@@ -149,7 +153,10 @@ describe.each(transports)('API clients and CSRF over %s', (_, start) => {
     const refused = await post('/chat/', { cookie: signedIn });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as Json).error.code).toBe('csrf_failed');
-    const served = await post('/chat/', { cookie: signedIn, 'x-csrf-token': pair['x-csrf-token']! });
+    // The pair was the anonymous session's: signed in, the console's page gets one of alice's.
+    const stale = await post('/chat/', { cookie: signedIn, 'x-csrf-token': pair['x-csrf-token']! });
+    expect(stale.status).toBe(403);
+    const served = await post('/chat/', await csrfPair(signedIn));
     expect(((await served.json()) as Json).answer).toBe('asked by alice');
     // A bearer token wins over the sign-in cookie, and needs no pair.
     const bearer = await post('/chat/', { cookie: signedIn, authorization: 'Bearer token-for-bob' });

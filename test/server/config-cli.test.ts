@@ -13,7 +13,7 @@ const script = join(root, 'test/server/fixtures/demo-script.json');
 describe('configuration', () => {
   it('fills every default and composes the engine, tools and server settings', () => {
     const config = parseConfig({});
-    expect(config).toMatchObject({ url: '/chat/', ttlHours: 24, maxResults: 200, maxRetriesPerMessage: 3, rateLimit: { requests: 60, windowSeconds: 3600, tokens: null }, audit: { level: 'off', maxResultSize: 4096 } });
+    expect(config).toMatchObject({ url: '/chat/', ttlHours: 24, maxResults: 200, maxRetriesPerMessage: 12, maxFailedCallsPerMessage: 3, rateLimit: { requests: 60, windowSeconds: 3600, tokens: null }, audit: { level: 'off', maxResultSize: 4096 } });
     expect(Object.isFrozen(config.rateLimit)).toBe(true);
   });
 
@@ -46,7 +46,7 @@ describe('configuration', () => {
   it('is documented setting by setting in docs/configuration.md', () => {
     const docs = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
     for (const key of Object.keys(plumbConfigSchema.shape)) expect(docs, key).toContain(`| \`${key}\``);
-    for (const key of ['requests', 'windowSeconds', 'tokens', 'inputTokens', 'outputTokens']) expect(docs).toContain(`\`rateLimit.${key}\``);
+    for (const key of ['requests', 'windowSeconds', 'tokens', 'inputTokens', 'outputTokens', 'sessions']) expect(docs).toContain(`\`rateLimit.${key}\``);
     for (const key of ['enabled', 'level', 'logger', 'maxResultSize', 'redactFields']) expect(docs).toContain(`\`audit.${key}\``);
   });
 });

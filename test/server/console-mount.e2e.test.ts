@@ -41,7 +41,7 @@ describe('the console mounted in a host, in headless Chromium', () => {
       await openConsole(page, `${url}/assistant`, 'alice');
       expect(await page.textContent('#chat-url')).toBe('/assistant/chat/');
       await askConsole(page, question);
-      await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material name = Steel:');
+      await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material is Steel:');
     } finally {
       await page.close();
       await host.close();
@@ -60,7 +60,7 @@ describe('the console mounted in a host, in headless Chromium', () => {
       await page.goto(`${url}/api/console/`);
       await expect.poll(() => page.textContent('#transport')).toBe('SSE (streaming fetch)');
       await askConsole(page, question);
-      await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material name = Steel:');
+      await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material is Steel:');
     } finally {
       await page.close();
       await handler.close();

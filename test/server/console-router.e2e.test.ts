@@ -55,8 +55,8 @@ describe('the console on the embedded default (no model)', () => {
     expect(await page.textContent('#router')).toBe('on (reads each turn first)');
     const example = page.locator('#examples button', { hasText: 'which parts are made of steel?' });
     await example.click();
-    await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material name = Steel:');
-    expect(await lastAnswer(page).textContent()).toContain('name: Bolt, sku: BLT-100');
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('5 parts where material is Steel:');
+    expect(await lastAnswer(page).textContent()).toContain('Bolt — sku: BLT-100');
     expect(await page.locator('.plan').last().getAttribute('data-outcome')).toBe('run');
     expect(await page.locator('.plan code').last().textContent()).toBe(' query_part');
     expect(await page.locator('details.tool[data-tool="query_part"]').count()).toBe(1);
@@ -69,10 +69,10 @@ describe('the console on the embedded default (no model)', () => {
     const page = await browser.newPage();
     await open(page, 'anonymous');
     await ask(page, 'how many open tasks does Apollo have?');
-    await expect.poll(() => lastAnswer(page).textContent()).toBe('4 tasks (count of tasks where done = false, project name = Apollo).');
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('4 tasks (count of tasks where not done, project is Apollo).');
     await ask(page, 'show me all parts');
     await expect.poll(() => lastAnswer(page).locator('table tbody tr').count()).toBe(20);
-    expect(await lastAnswer(page).locator('table th').allTextContents()).toEqual(['id', 'name', 'sku', 'unitPrice', 'stock']);
+    expect(await lastAnswer(page).locator('table th').allTextContents()).toEqual(['Name', 'Sku', 'Price', 'Stock']);
     expect(await lastAnswer(page).textContent()).toContain('… and 4 more (total 24).');
     await page.screenshot({ path: join(artifacts, 'router-table.png'), fullPage: true });
     await page.close();
@@ -87,8 +87,8 @@ describe('the console on the embedded default (no model)', () => {
     await ask(page, '40.00');
     const card = page.locator('.card').last();
     await card.waitFor();
-    expect(await card.locator('code').textContent()).toBe('charge_card');
-    expect(await card.locator('pre').textContent()).toContain('"40.00"');
+    expect(await card.locator('.sentence').textContent()).toBe('Charge card with amount 40.00 and order id 4411?');
+    expect(await card.locator('.request code').textContent()).toBe('charge_card');
     await page.screenshot({ path: join(artifacts, 'router-confirmation.png'), fullPage: true });
     await card.locator('button', { hasText: 'Confirm' }).click();
     await expect.poll(() => lastAnswer(page).textContent()).toContain('Charged 40.00 to order 4411.');
@@ -102,7 +102,7 @@ describe('the console on the embedded default (no model)', () => {
     await page.selectOption('#language', 'pt-BR');
     await ask(page, 'mostre os pedidos 4411 e 4412');
     await expect.poll(() => lastAnswer(page).textContent()).toContain('Pedido 4411');
-    expect(await lastAnswer(page).textContent()).toContain('total: 121.00');
+    expect(await lastAnswer(page).textContent()).toContain('total: 121,00');
     expect(await page.locator('.plan').last().textContent()).toContain('(pt-BR)');
     await page.reload();
     expect(await page.inputValue('#language')).toBe('pt-BR');

@@ -80,8 +80,8 @@ describe('the console in headless Chromium', () => {
     await ask(page, 'Please create material titanium');
     const card = page.locator('.card').last();
     await card.waitFor();
-    expect(await card.locator('code').textContent()).toBe('createMaterial');
-    expect(await card.locator('pre').textContent()).toContain('"Titanium"');
+    expect(await card.locator('.sentence').textContent()).toBe('Create a new material with name “Titanium” and density 4.5?');
+    expect(await card.locator('.request pre').textContent()).toContain('"Titanium"');
     expect(await page.locator('details.tool[data-tool="mutate"] .status').last().textContent()).toBe('waiting for your confirmation');
     await page.screenshot({ path: join(artifacts, 'confirmation-card.png'), fullPage: true });
     // The Confirm button has the focus: Enter confirms.

@@ -4,7 +4,7 @@ import type { ChatEngine, EngineEvent } from '../../src/server/index.js';
 
 /**
  * A small stand-in for the engine, for transport tests only. Text decides the turn:
- * `write …` asks for a confirmation; `slow …` streams 20 chunks 10 ms apart; `wait …` says nothing
+ * `write …` asks for a confirmation (`write briefly`: one that lapses in 100 ms); `slow …` streams 20 chunks 10 ms apart; `wait …` says nothing
  * until `release()` and then answers; `boom` throws; `usage N` reports N output tokens; anything
  * else answers `Echo: <text>` in two chunks.
  */
@@ -56,7 +56,8 @@ export function createFakeEngine(): FakeEngine {
         const id = `c${++seq}`;
         confirmations.set(id, { owner, thread, status: 'pending', mutation: 'createOrder' });
         yield { ...base, type: 'tool_call', id: 'call-1', name: 'mutate', args: { mutation: 'createOrder', input: { note: 'x', password: 'hunter2' } } } as EngineEvent;
-        yield { ...base, type: 'confirm_mutation', id, mutation: 'createOrder', input: { note: 'x' }, expires_at: '2030-01-01T00:00:00Z' } as EngineEvent;
+        const expiresAt = text === 'write briefly' ? new Date(Date.now() + 100).toISOString() : '2030-01-01T00:00:00Z';
+        yield { ...base, type: 'confirm_mutation', id, mutation: 'createOrder', input: { note: 'x' }, expires_at: expiresAt } as EngineEvent;
         return;
       }
       if (text.startsWith('slow')) {

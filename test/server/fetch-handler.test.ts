@@ -133,7 +133,7 @@ describe('createFetchHandler', () => {
 
     const unknown = await client.send('/nowhere');
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { code: 'not_found', message: 'No route for GET /nowhere.' } });
+    expect(await unknown.json()).toEqual({ error: { code: 'not_found', message: 'No route answers this method and path.' } });
     const socket = await client.send('/chat/');
     expect(socket.status).toBe(405);
     expect(((await socket.json()) as Json).error).toEqual({ code: 'method_not_allowed', message: expect.stringContaining('WebSocket is not served here') });

@@ -73,7 +73,7 @@ describe('plumbChat mounted under a prefix in a host fastify app', () => {
     expect(await graphql.json()).toEqual({ data: { materialList: { items: [{ name: 'Steel' }] } } });
     const unknown = await fetch(`${host.url}/assistant/nowhere`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { code: 'not_found', message: 'No route for GET /assistant/nowhere.' } });
+    expect(await unknown.json()).toEqual({ error: { code: 'not_found', message: 'No route answers this method and path.' } });
 
     const client = new Client(`${host.url}/assistant`);
     const refused = await client.post('/chat/', { text: 'hello' });
@@ -109,9 +109,12 @@ describe('plumbChat mounted under a prefix in a host fastify app', () => {
     expect(page).toContain('src="/assistant/console/console.js"');
     expect(page).not.toMatch(/"\/console\//);
     const script = await (await fetch(`${host.url}/assistant/console/console.js`)).text();
-    expect(script).toContain("fetch('/assistant/console/session'");
-    expect(script).toContain("post('/assistant/console/login'");
+    expect(script).toContain("from './console-transport.js'");
     expect(script).not.toMatch(/'\/console\//);
+    const transport = await (await fetch(`${host.url}/assistant/console/console-transport.js`)).text();
+    expect(transport).toContain("'/assistant/console/session'");
+    expect(transport).toContain("'/assistant/console/login'");
+    expect(transport).not.toMatch(/'\/console\//);
     const session = (await (await fetch(`${host.url}/assistant/console/session`)).json()) as Json;
     expect(session).toMatchObject({ chat_url: '/assistant/chat/', chat_enabled: true });
     expect((await fetch(`${host.url}/assistant/console/console.css`)).status).toBe(200);

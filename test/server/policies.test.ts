@@ -166,11 +166,15 @@ describe('signed values, CSRF and origins', () => {
     expect(signer.unsign(forged)).toBeUndefined();
     expect(signer.unsign(signed)).toBe('bob');
   });
-  it('requires the cookie and the header to carry the same signed token', () => {
-    const token = issueCsrfToken(signer);
-    expect(csrfTokenValid(signer, token, token)).toBe(true);
-    expect(csrfTokenValid(signer, token, undefined)).toBe(false);
-    expect(csrfTokenValid(signer, 'a.b', 'a.b')).toBe(false);
+  it('requires the cookie and the header to carry the same token, issued to this session', () => {
+    const session = { kind: 'anonymous' as const, sessionKey: 'k1' };
+    const token = issueCsrfToken(signer, session)!;
+    expect(csrfTokenValid(signer, session, token, token)).toBe(true);
+    expect(csrfTokenValid(signer, session, token, undefined)).toBe(false);
+    expect(csrfTokenValid(signer, session, 'a.b', 'a.b')).toBe(false);
+    expect(csrfTokenValid(signer, { kind: 'anonymous', sessionKey: 'k2' }, token, token)).toBe(false);
+    expect(csrfTokenValid(signer, { kind: 'anonymous' }, token, token)).toBe(false);
+    expect(issueCsrfToken(signer, { kind: 'anonymous' })).toBeUndefined();
   });
   it.each([
     ['http://localhost:8787', 'localhost:8787', null, true],

@@ -1,0 +1,96 @@
+import type { ItemRecord, TurnStatus } from '../store/index.js';
+
+/**
+ * What a process announces after a write to a thread's journal: the items it committed (their
+ * ordinals say where they go), or only that the thread moved (`resync`: read the journal), and a
+ * turn's new status. A notice is a doorbell, not the record: the journal is. Followers check the
+ * ordinals and read the journal for anything a notice does not carry, so a lost, late or repeated
+ * notice never makes them skip, repeat or reorder an item.
+ */
+export interface ThreadNotice {
+  readonly threadId: string;
+  readonly turnId?: string;
+  /** Committed items, consecutive, in order (left out when they are large). */
+  readonly items?: readonly ItemRecord[];
+  /** The thread's last committed ordinal after the write, when known. */
+  readonly ordinal?: number;
+  readonly turnStatus?: TurnStatus;
+  /** The journal may hold what no notice announced (a reconnect, a recovery): read it. */
+  readonly resync?: boolean;
+}
+
+export type ThreadListener = (notice: ThreadNotice) => void;
+
+/**
+ * The transport of thread notices between processes (Redis pub/sub: `createRedisThreadEvents`) or
+ * inside one (`createLocalThreadEvents`). `publish` never throws and never waits; a listener sees
+ * this process's own notices at once and other processes' as they arrive.
+ */
+export interface ThreadEvents extends AsyncDisposable {
+  publish(notice: ThreadNotice): void;
+  /** Starts delivering the thread's notices to `listener`; returns its removal. */
+  subscribe(threadId: string, listener: ThreadListener): () => void;
+  close(): Promise<void>;
+}
+
+/** The listeners of each thread, shared by the transports. */
+export class ThreadListeners {
+  readonly #byThread = new Map<string, Set<ThreadListener>>();
+
+  add(threadId: string, listener: ThreadListener): { readonly first: boolean; readonly remove: () => boolean } {
+    let listeners = this.#byThread.get(threadId);
+    const first = listeners === undefined;
+    if (listeners === undefined) this.#byThread.set(threadId, (listeners = new Set()));
+    listeners.add(listener);
+    const own = listeners;
+    return {
+      first,
+      // True when it was the thread's last listener.
+      remove: () => {
+        own.delete(listener);
+        if (own.size > 0 || this.#byThread.get(threadId) !== own) return false;
+        this.#byThread.delete(threadId);
+        return true;
+      },
+    };
+  }
+
+  deliver(notice: ThreadNotice, report: (error: unknown) => void): void {
+    const listeners = this.#byThread.get(notice.threadId);
+    if (listeners === undefined) return;
+    for (const listener of [...listeners]) {
+      try {
+        listener(notice);
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+
+  threads(): readonly string[] {
+    return [...this.#byThread.keys()];
+  }
+
+  /** Every listener of every thread is told to read its journal (after a gap in the transport). */
+  resyncAll(report: (error: unknown) => void): void {
+    for (const threadId of this.threads()) this.deliver({ threadId, resync: true }, report);
+  }
+}
+
+/** Notices within one process: a single `plumb serve` without Redis. */
+export function createLocalThreadEvents(report: (error: unknown) => void = () => undefined): ThreadEvents {
+  const listeners = new ThreadListeners();
+  let closed = false;
+  const close = (): Promise<void> => {
+    closed = true;
+    return Promise.resolve();
+  };
+  return {
+    publish: (notice) => {
+      if (!closed) listeners.deliver(notice, report);
+    },
+    subscribe: (threadId, listener) => listeners.add(threadId, listener).remove,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
