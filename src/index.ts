@@ -1,7 +1,8 @@
 /**
  * Plumb's main entry: define the data and tools an assistant may use, the host and its
  * configuration, and run turns over them. Heavier parts have their own entries: `plumb/server`,
- * `plumb/router`, `plumb/providers`, `plumb/postgres`, `plumb/demo`.
+ * `plumb/router`, `plumb/providers`, `plumb/postgres`, `plumb/demo`, `plumb/mcp`, `plumb/telemetry`,
+ * `plumb/client` (the browser's), `plumb/testing` (conformance suites, under vitest).
  */
 export { PlumbError, isPlumbError, anonymous, userActor, isAuthenticated, hasRole, actorKey, canonicalJson, canonicalHash } from './core/index.js';
 export type { Actor, UserActor, AnonymousActor, JsonValue, JsonObject, PlumbErrorJSON } from './core/index.js';
@@ -9,8 +10,8 @@ export type { Actor, UserActor, AnonymousActor, JsonValue, JsonObject, PlumbErro
 export { defineManager, defineApp, sqlite, filterKeys, fieldTypes } from './data/index.js';
 export type { App, AppOptions, Database, SqliteDatabase, SqliteOptions, DataSettings, FieldSpec, FieldType, Manager, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './data/index.js';
 
-export { defineTool, toolError, createDispatcher, createChatTools, createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, renderTools } from './tools/index.js';
-export type { Tool, ToolSpec, ToolContext, ToolEffect, ToolResult, ToolSettings, Dispatcher, ConfirmationStore } from './tools/index.js';
+export { defineTool, toolError, askUser, createDispatcher, createChatTools, createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, renderTools } from './tools/index.js';
+export type { Tool, ToolSpec, ToolContext, ToolEffect, ToolResult, QuestionSpec, QuestionResult, ToolSettings, Dispatcher, DispatchInstrument, InstrumentedCall, ConfirmationStore } from './tools/index.js';
 
 export { createEngine, collect, engineSettingsSchema } from './engine/index.js';
 export type { Engine, EngineOptions, EngineSettings, ChatEvent, Collected } from './engine/index.js';

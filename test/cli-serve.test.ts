@@ -43,9 +43,11 @@ describe('plumb serve', () => {
   it('reads the user from the signed login cookie the console sets, and ignores a forged one', async () => {
     const page = await fetch(`${server.url}/console/`);
     const csrf = /plumb_csrf=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
+    // The page's token is bound to the session the page started: both cookies go back.
+    const cookies = page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
     const login = await fetch(`${server.url}/console/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf), cookie: `plumb_csrf=${csrf}` },
+      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf), cookie: cookies },
       body: JSON.stringify({ user: 'bob' }),
     });
     expect(login.status).toBe(200);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { actorNames, loadConfig, migrationsFolder, namedActor, openHostApp } from '../config/index.js';
 import type { LoadedConfig, OpenedApp, PlumbConfig, RawSettings } from '../config/index.js';
 import type { Actor } from '../core/index.js';
+import type { ConnectedMcpTools } from '../mcp/index.js';
 import { demoHost, scaledSeed } from '../demo/index.js';
 import { CliUsageError } from './program.js';
 
@@ -69,15 +70,34 @@ export async function openLoadedApp(loaded: LoadedConfig, options: Pick<AppOptio
   if (loaded.host === undefined) throw noApp(loaded);
   const actor = actorFrom(config, options.as);
   const scale = parseScale(options.scale);
-  const opened = await openHostApp({
+  const app = await openHostApp({
     host: loaded.host,
     database: config.database,
     root: loaded.root,
     migrations: { folder: migrationsFolder(config.migrations, loaded.root), load: loaded.load },
     ...(scale === undefined ? {} : { seed: () => scaledSeed(scale) }),
   });
+  const opened = await withExternalTools(app, config, loaded.root);
   const close = (): Promise<void> => opened.close();
   return { loaded, config, opened, actor, close, [Symbol.asyncDispose]: close };
+}
+
+/** The tools of the `mcpServers` the configuration names join the host's (the MCP client loads only then). */
+async function withExternalTools(app: OpenedApp, config: PlumbConfig, root: string): Promise<OpenedApp> {
+  if (Object.keys(config.mcpServers).length === 0) return app;
+  let external: ConnectedMcpTools;
+  try {
+    const { connectMcpServers } = await import('../mcp/index.js');
+    external = await connectMcpServers(config.mcpServers, { cwd: root });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const close = async (): Promise<void> => {
+    await external.close();
+    await app.close();
+  };
+  return { ...app, tools: [...app.tools, ...external.tools], close, [Symbol.asyncDispose]: close };
 }
 
 /** Neither `--demo` nor a configuration with `app`: say both ways. */

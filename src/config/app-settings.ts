@@ -37,8 +37,10 @@ export const appSettingsShape = {
   app: z.union([z.string().min(1), hostSetting]).nullable().default(null),
   /** The app's data: `sqlite:PATH`, a bare SQLite path, `:memory:`, or a `postgres://` URL. Relative paths are from the configuration's folder. */
   database: z.string().min(1).default('.plumb/app.sqlite'),
-  /** The journal (threads, turns, confirmations): a SQLite path, `sqlite:PATH` or `:memory:`; null: in the app's SQLite file, or `.plumb/chat.sqlite` when the data is on PostgreSQL. */
+  /** The journal (threads, turns, confirmations): a SQLite path, `sqlite:PATH`, `:memory:` or a `postgres://` URL (several processes, docs/deployment.md); null: in the app's SQLite file, or `.plumb/chat.sqlite` when the data is on PostgreSQL. */
   store: z.string().min(1).nullable().default(null),
+  /** Most connections of the journal's pool when `store` is a `postgres://` URL. Connections. */
+  storeConnections: z.int().min(1).max(1000).default(10),
   /** Folder of the data migrations (`plumb migrate`), relative to the configuration's folder. */
   migrations: z.string().min(1).default('migrations'),
   /** Who is asking over HTTP: a function or a module path exporting `authenticate` (or a default function). Null: everyone is anonymous (or a console sign-in). */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isPlumbError } from '../core/index.js';
 import { checkTables, defineApp } from '../data/index.js';
 import type { App, Database } from '../data/index.js';
+import { checkedRoles, defaultProfileName } from '../planned/index.js';
 import { createProvider } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
@@ -13,6 +14,7 @@ import type { RawSettings } from './load.js';
 import type { ModuleLoader } from './modules.js';
 import { settingFunction } from './modules.js';
 import { openDatabase } from './open-app.js';
+import { checkServices } from './check-services.js';
 import { safeParseConfig, splitConfig } from './schema.js';
 import type { PlumbConfig } from './schema.js';
 
@@ -77,6 +79,7 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
   if (config === undefined) return { config: undefined, file, problems, notes };
 
   await checkModules(config, load, problems);
+  await checkServices(config, root, problems, notes);
   let app: App | undefined;
   if (host !== undefined) app = await checkApp(host, config, root, problems, notes);
   else if (raw.app === undefined || raw.app === null) notes.push('No app is configured (set app, or pass --demo): the data, exposure and allow-lists were not checked.');
@@ -102,7 +105,31 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
       problems.push({ code, message: error instanceof Error ? error.message : String(error) });
     }
   }
+  if (config.planned.enabled) await checkPlanned(config, root, problems);
   return { config: problems.length === 0 ? config : undefined, file, problems, notes };
+}
+
+/** Planned turns: the roles' profiles and trust group, and each profile's provider (built, never called). */
+async function checkPlanned(config: PlumbConfig, root: string, problems: CheckProblem[]): Promise<void> {
+  let roles: ReturnType<typeof checkedRoles>;
+  try {
+    roles = checkedRoles(config);
+  } catch (error) {
+    if (!isPlumbError(error)) throw error;
+    problems.push({ code: error.code, message: error.message });
+    return;
+  }
+  const seen = new Set<string>();
+  for (const { name, profile } of Object.values(roles)) {
+    if (seen.has(name) || name === defaultProfileName) continue;
+    seen.add(name);
+    try {
+      const provider = await createProvider({ ...(profile.providerConfig as Omit<ProviderConfig, 'provider'>), provider: profile.provider, cwd: root });
+      for (const problem of provider.checkConfiguration()) problems.push({ code: 'provider_load_failed', message: `providerProfiles.${name}: ${problem.code}: ${problem.message}` });
+    } catch (error) {
+      problems.push({ code: 'provider_load_failed', message: `providerProfiles.${name}: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
 }
 
 /** The configuration with its invalid settings reported and left at their defaults. */

@@ -17,6 +17,7 @@ export const configErrorCodes = {
   invalid_allow_list: 'plumb check: allowedMutations or confirmMutations names a mutation the app does not generate or allow.',
   provider_dependency_missing: 'plumb check: the configured provider needs a package that is not installed.',
   provider_load_failed: 'plumb check: the configured provider could not be created or reports a configuration problem.',
+  redis_unreachable: 'plumb check: the configured redis URL did not answer a PING within redisTimeoutMs.',
 } as const satisfies ErrorCatalogue;
 
 export type ConfigErrorCode = keyof typeof configErrorCodes;

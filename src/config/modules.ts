@@ -36,18 +36,21 @@ export function createModuleLoader(root: string): ModuleLoader {
 }
 
 async function createJiti(root: string): Promise<Jiti> {
-  const [{ createJiti: create }, plumb, server, router, providers, demo] = await Promise.all([
+  const [{ createJiti: create }, plumb, server, router, providers, demo, client, mcp, telemetry] = await Promise.all([
     import('jiti'),
     import('../index.js'),
     import('../server/index.js'),
     import('../router/index.js'),
     import('../providers/index.js'),
     import('../demo/index.js'),
+    import('../client/index.js'),
+    import('../mcp/index.js'),
+    import('../telemetry/index.js'),
   ]);
   return create(pathToFileURL(resolve(root, 'plumb.config.js')).href, {
     interopDefault: false,
     moduleCache: true,
-    virtualModules: { plumb, 'plumb/server': server, 'plumb/router': router, 'plumb/providers': providers, 'plumb/demo': demo },
+    virtualModules: { plumb, 'plumb/server': server, 'plumb/router': router, 'plumb/providers': providers, 'plumb/demo': demo, 'plumb/client': client, 'plumb/mcp': mcp, 'plumb/telemetry': telemetry },
   });
 }
 

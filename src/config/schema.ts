@@ -7,6 +7,9 @@ import { toolSettingsSchema } from '../tools/index.js';
 import type { ToolSettingsInput } from '../tools/index.js';
 import { appSettingsShape } from './app-settings.js';
 import { serverSettingsShape } from './server-settings.js';
+import { mcpSettingsShape } from './mcp-settings.js';
+import { telemetrySettingsShape } from './telemetry-settings.js';
+import { plannedSettingsShape } from './planned-settings.js';
 
 /**
  * The whole `plumb.config.*` object: which app and database, the server's own settings, the
@@ -17,6 +20,9 @@ export const plumbConfigSchema = z.strictObject({
   ...engineSettingsSchema.shape,
   ...toolSettingsSchema.shape,
   ...serverSettingsShape,
+  ...mcpSettingsShape,
+  ...telemetrySettingsShape,
+  ...plannedSettingsShape,
 });
 
 export type PlumbConfigInput = z.input<typeof plumbConfigSchema>;

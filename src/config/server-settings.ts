@@ -31,6 +31,10 @@ export const rateLimitSchema = z
     inputTokens: limit.default(null),
     /** Output tokens per window. */
     outputTokens: limit.default(null),
+    /** New anonymous sessions per client address per window (a client that drops its cookies gets no more). */
+    sessions: limit.default(60),
+    /** When the shared counters (`redis`) cannot be reached within `redisTimeoutMs`: `closed` refuses with rate_limit_unavailable, `open` admits and logs a warning. */
+    whenUnavailable: z.enum(['closed', 'open']).default('closed'),
   })
   .prefault({});
 
@@ -81,6 +85,14 @@ export const serverSettingsShape = {
   /** Threads not updated for this long are removed by `plumb cleanup`. Hours. */
   ttlHours: z.number().positive().default(24),
   rateLimit: rateLimitSchema,
+  /** `redis://` (or `rediss://`) URL: rate limits and token budgets shared by every process, and turns followed across processes. Null: counters in this process's memory. */
+  redis: z
+    .string()
+    .refine((value) => /^rediss?:\/\/\S+$/.test(value), 'expected a redis:// or rediss:// URL')
+    .nullable()
+    .default(null),
+  /** Longest wait for Redis: connecting, and each command (a rate-limit decision, a publish), this process's own event-loop delay included. Milliseconds. */
+  redisTimeoutMs: z.int().min(10).max(60_000).default(2000),
   audit: auditSchema,
   /** The host's router words (a vocabulary YAML file, relative to the working directory); null: the generated words only. */
   vocabulary: z.string().min(1).nullable().default(null),
@@ -92,6 +104,14 @@ export const serverSettingsShape = {
   maxValuesPerField: z.int().positive().max(10_000).default(50),
   /** `normal`: a committed step survives a process crash; `full`: also a power loss, at a cost per commit (docs/store.md). */
   durability: z.enum(['normal', 'full']).default('normal'),
+  /**
+   * Whether the client address is read from `X-Forwarded-For`: `false` (the connection's own address),
+   * `true` (every hop is trusted: the leftmost address), or the trusted proxies' addresses and CIDR
+   * ranges (`10.0.0.0/8`, `loopback`): the address is then the first hop from the right not among them.
+   */
+  trustProxy: z.union([z.boolean(), z.array(z.string().min(1)).min(1)]).default(false),
+  /** Let `/graphql` answer `__schema` and `__type`: each actor introspects only the managers it may read. */
+  graphqlIntrospection: z.boolean().default(true),
   /** TCP port of `plumb serve` (0 picks a free one). */
   port: z.int().min(0).max(65_535).default(8787),
   /** Interface `plumb serve` listens on. */
@@ -106,4 +126,14 @@ export const serverSettingsShape = {
   websocketPingSeconds: z.number().positive().default(30),
   /** An SSE response's headers go out with its first event, or alone once it waited this long for one. Seconds. */
   sseHeadersWithinSeconds: z.number().nonnegative().default(2),
+  /** A live thread view gathers a streaming answer's text drafts this long before sending them (other events go at once). Milliseconds. */
+  viewCoalesceMs: z.int().min(0).max(1000).default(25),
+  /** Batches sent to one view observer and not yet read by it; one more and it is told to resubscribe. */
+  viewMaxPendingBatches: z.int().positive().default(64),
+  /** Bytes of those batches; past it, the same. */
+  viewMaxPendingBytes: z.int().positive().default(1024 * 1024),
+  /** Journal items a resumed view may have missed and still get replayed; a larger gap answers resubscribe with a fresh view. */
+  viewMaxReplayItems: z.int().positive().default(10_000),
+  /** Threads one WebSocket may subscribe to at once. */
+  viewsPerSocket: z.int().positive().max(1000).default(16),
 } as const;

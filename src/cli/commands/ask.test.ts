@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +31,8 @@ describe('plumb ask', () => {
     const { code, stdout, stderr } = await ask(['which parts are made of steel?', '--demo', '--db', ':memory:']);
     expect(code).toBe(0);
     expect(stderr).toContain('query_part {"fields":["id","name","sku","unitPrice","stock"],"filters":{"material__name":"Steel"}}');
-    expect(stdout).toContain('5 parts where material name = Steel:');
-    expect(stdout).toContain('- id: 1, name: Bolt, sku: BLT-100, unitPrice: 0.35, stock: 5000');
+    expect(stdout).toContain('5 parts where material is Steel:');
+    expect(stdout).toContain('- Bolt — sku: BLT-100, price: 0.35, stock: 5,000');
   });
 
   it('holds a write the router planned for the person: --no rejects it and nothing is charged', async () => {
@@ -67,6 +68,62 @@ describe('plumb ask', () => {
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; outcome?: string });
     expect(events[0]).toMatchObject({ type: 'plan', outcome: 'unread' });
     expect(events.slice(1).map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'tool_call', 'confirm_mutation', 'tool_result', 'text_chunk', 'done']);
+  });
+
+  it('starts a new thread on every run: an answer to an old question is not read as one', async () => {
+    const db = join(dir, 'threads.sqlite');
+    const run = (args: string[]) => ask([...args, '--demo', '--db', db, '--as', 'alice']);
+    const asked = await run(['charge order 4411', '--json']);
+    expect(asked.code).toBe(0);
+    const events = asked.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; content?: string; thread_id?: string });
+    expect(events.filter((event) => event.type === 'text_chunk').map((event) => event.content).join('')).toBe('To charge card, which amount?');
+    const thread = events[0]!.thread_id!;
+
+    const fresh = await run(['40.00', '--no']);
+    expect(fresh.stderr).not.toContain('charge_card');
+    expect(fresh.stdout).not.toContain('charge_card');
+
+    const continued = await run(['40.00', '--thread', thread, '--no']);
+    expect(continued.code).toBe(0);
+    expect(continued.stderr).toContain('charge_card {"amount":"40.00","order_id":"4411"}');
+    expect(continued.stdout).toBe('Not done: the confirmation was rejected (charge_card).\n');
+  });
+
+  it('continues the actor\'s most recent thread with --continue', async () => {
+    const db = join(dir, 'continue.sqlite');
+    const run = (args: string[]) => ask([...args, '--demo', '--db', db, '--as', 'alice']);
+    expect((await run(['charge order 4411'])).stdout).toBe('To charge card, which amount?\n');
+    const continued = await run(['40.00', '--continue', '--no']);
+    expect(continued.code).toBe(0);
+    expect(continued.stdout).toBe('Not done: the confirmation was rejected (charge_card).\n');
+    expect((await run(['40.00', '--continue', '--thread', 'T1'])).code).toBe(2);
+  });
+
+  it('fails at once, naming the address and what to start, when a local model is not running', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const { code, stdout, stderr } = await ask(['hello', '--demo', '--db', ':memory:', '--provider', 'ollama', '--base-url', `http://127.0.0.1:${port}`, '--router', 'off']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).not.toContain('retrying');
+    expect(stderr).toContain(`provider_connection_refused: Nothing is listening at http://127.0.0.1:${port} for the ollama provider (connection refused). Is \`ollama serve\` running?`);
+  });
+
+  it.each([
+    ['a cut stream', { text: ['Alpha bravo ', 'charlie'], chunkDelayMs: 150, cutAfterChunks: 1 }],
+    ['a stall', { text: ['Alpha bravo ', 'charlie'], chunkDelayMs: 5000 }],
+  ])('prints a retried answer once: the failed attempt\'s text after %s is taken back', async (_name, failing) => {
+    const file = join(dir, `retry-${_name.replace(/ /g, '-')}.json`);
+    writeFileSync(file, JSON.stringify({ completions: [failing, { text: ['Alpha bravo ', 'charlie delta.'] }] }));
+    const config = join(dir, 'retry-config.json');
+    writeFileSync(config, JSON.stringify({ streamTimeoutSeconds: 0.4, retry: { backoffMs: [1], jitter: 0 } }));
+    const { code, stdout, stderr } = await ask(['tell me', '--demo', '--db', ':memory:', '--config', config, '--provider', `scripted:${file}`, '--router', 'off']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('retrying');
+    expect(stdout).toBe('Alpha bravo charlie delta.\n');
   });
 
   it('refuses --router off without a model, and --yes with --no', async () => {

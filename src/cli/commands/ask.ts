@@ -10,6 +10,7 @@ import { addAppOptions, openCliApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
 import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
+import { AnswerText } from '../answer-text.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 import { addRouterOption } from '../router-option.js';
@@ -17,6 +18,7 @@ import type { RouterMode } from '../router-option.js';
 
 interface AskOptions extends AppOptions, ProviderOptions {
   readonly thread?: string;
+  readonly continue?: boolean;
   readonly json?: boolean;
   readonly yes?: boolean;
   readonly no?: boolean;
@@ -29,21 +31,25 @@ type Decide = (event: Extract<ChatEvent, { type: 'confirm_mutation' }>) => Promi
 
 /**
  * `plumb ask "<text>"`: runs one turn through the engine over the configured app (or the demo) and
- * prints the answer (or every event as a JSON line with `--json`). The journal is the configured
- * store, so `--thread ID` continues a conversation across runs.
+ * prints the answer (or every event as a JSON line with `--json`). Each run starts a new thread, as
+ * a command-line assistant does: an unrelated question must not inherit the last one's history,
+ * language or pending question. The journal is the configured store, so `--thread ID` continues a
+ * conversation across runs and `--continue` the actor's latest.
  */
 export function registerAskCommand(program: Command, io: CliIo): void {
   const command = program
     .command('ask')
     .description('Run one chat turn and print the answer (or the events as JSON lines)')
     .argument('<text>', 'what to ask')
-    .option('--thread <id>', 'continue this thread (default: your most recent one)')
+    .option('--thread <id>', 'continue this thread (default: a new one)')
+    .option('--continue', 'continue your most recent thread')
     .option('--json', 'print every event as one line of JSON')
     .option('--yes', 'approve a change that needs confirmation')
     .option('--no', 'reject a change that needs confirmation')
     .addOption(new Option('--language <lang>', 'the language the router reads the turn in (never guessed; default: the conversation\'s, at first English)').choices([...LANGUAGES]));
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
+    if (options.thread !== undefined && options.continue === true) throw new CliUsageError('give --thread ID or --continue, not both');
     await using opened = await openCliApp(options, { ...providerOverrides(options), ...(options.router === undefined ? {} : { router: options.router }) });
     const { config } = opened;
     checkProviderFlags(options, config.provider);
@@ -53,25 +59,44 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     const { app, tools, vocabulary, rulebook } = opened.opened;
     await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook }, cwd: opened.loaded.root });
     const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
-    await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...(options.thread === undefined ? {} : { threadId: options.thread }), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
+    await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...threadChoice(options), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
   });
+}
+
+/** `--thread ID`: that thread; `--continue`: the engine's default, the actor's latest; neither: a new thread. */
+function threadChoice(options: AskOptions): { threadId: string } | { newThread: true } | Record<string, never> {
+  if (options.thread !== undefined) return { threadId: options.thread };
+  return options.continue === true ? {} : { newThread: true };
 }
 
 async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor): Promise<void> {
   let pending: Extract<ChatEvent, { type: 'confirm_mutation' }> | undefined;
   let failure: Extract<ChatEvent, { type: 'error' }> | undefined;
-  let wroteText = false;
+  // A retried attempt's text is taken back, wherever it was printed (answer-text.ts).
+  const text = new AnswerText(io);
   for await (const event of events) {
     if (json) io.stdout(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'text_chunk') {
-      io.stdout(event.content);
-      wroteText = true;
-    } else if (event.type === 'tool_call') io.stderr(`· ${event.name} ${JSON.stringify(event.args)}\n`);
-    else if (event.type === 'retry') io.stderr(`· the model failed (${event.code}); retrying\n`);
+    else if (event.type === 'text_chunk') text.chunk(event.content);
+    else if (event.type === 'retry') {
+      text.retry();
+      io.stderr(`· the model failed (${event.code}); retrying\n`);
+    } else {
+      text.settle();
+      if (event.type === 'tool_call') io.stderr(`· ${event.name} ${JSON.stringify(event.args)}\n`);
+      else if (event.type === 'queued') io.stderr(`· the conversation is busy: your message waits (position ${event.position})\n`);
+      else if (event.type === 'question' && event.source !== 'router') {
+        // A model's or a tool's question is what the assistant says; the turn waits for its answer.
+        text.chunk(event.text);
+        text.settle();
+        const choices = event.choices.map((choice) => choice.label).join(', ');
+        io.stderr(`· the turn waits for your answer to question ${event.id}${choices === '' ? '' : ` (${choices})`}\n`);
+      }
+    }
     if (event.type === 'confirm_mutation') pending = event;
     if (event.type === 'error') failure = event;
   }
-  if (!json && wroteText) io.stdout('\n');
+  text.settle();
+  if (!json && text.wrote) io.stdout('\n');
   if (pending !== undefined) {
     const confirmed = await decide(pending);
     return runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor);

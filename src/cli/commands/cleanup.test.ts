@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
 import { openSqliteStore } from '../../store/index.js';
 import { plumb } from '../../../test/support/cli.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -81,5 +83,41 @@ describe('plumb cleanup', () => {
     const result = await plumb('cleanup', '--config', configFile, '--batch', '0');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--batch must be a positive whole number/);
+  });
+});
+
+describeWithPostgres('plumb cleanup on a PostgreSQL journal', (server) => {
+  it('deletes the old threads of a postgres:// store and keeps the recent ones, printing the URL without its password', async () => {
+    const schema = await server.freshSchema();
+    const url = new URL(server.url);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    writeFileSync(configFile, JSON.stringify({ store: url.toString(), ttlHours: 1 }));
+    let now = Date.now() - 2 * hour;
+    const store = await openPostgresStore({ url: server.url, schema, clock: () => now });
+    let old: string;
+    let recent: string;
+    try {
+      const first = await store.beginTurn({ owner: 'user:a', requestKey: 'k', input: 'hello' });
+      await store.updateTurn(first.turn.id, { status: 'completed' });
+      old = first.thread.id;
+      now = Date.now();
+      const second = await store.beginTurn({ owner: 'user:b', requestKey: 'k', input: 'hello' });
+      await store.updateTurn(second.turn.id, { status: 'completed' });
+      recent = second.thread.id;
+    } finally {
+      await store.close();
+    }
+    const result = await plumb('cleanup', '--config', configFile, '--json');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { store: string; threadsDeleted: string[] };
+    expect(report.threadsDeleted).toEqual([old]);
+    expect(report.store).toContain(':***@');
+    const reopened = await openPostgresStore({ url: server.url, schema });
+    try {
+      expect(await reopened.getThread(old)).toBeUndefined();
+      expect(await reopened.getThread(recent)).toBeDefined();
+    } finally {
+      await reopened.close();
+    }
   });
 });

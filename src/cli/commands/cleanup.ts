@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { storeLocation } from '../../config/index.js';
+import { redactUrl, storeLocation } from '../../config/index.js';
 import { cleanupStore } from '../../server/index.js';
 import { addConfigOptions, loadCliConfig } from '../app-options.js';
 import { CliUsageError } from '../program.js';
@@ -24,7 +24,7 @@ export function registerCleanupCommand(program: Command, io: CliIo): void {
       const { config, root } = await loadCliConfig(options);
       const report = await cleanupStore(config, { root, ...(batchSize === undefined ? {} : { batchSize }) });
       const location = storeLocation(config, root);
-      const journal = location.kind === 'sqlite' ? location.path : location.kind === 'memory' ? ':memory:' : location.url;
+      const journal = location.kind === 'sqlite' ? location.path : location.kind === 'memory' ? ':memory:' : redactUrl(location.url);
       if (options.json === true) {
         io.stdout(`${JSON.stringify({ store: journal, ...report }, null, 2)}\n`);
         return;

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { createAppReader } from '../../engine/index.js';
+import { createAppReader } from '../../reading/index.js';
 import type { CatalogueEntry, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
 import { createRouter, sessionFromJSON } from '../../router/index.js';
 import { createChatTools } from '../../tools/index.js';

@@ -1,8 +1,24 @@
+import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { actorNames, namedActor, settingFunction } from '../../config/index.js';
 import type { Authenticate, PlumbConfig } from '../../config/index.js';
-import { createChatStack, createMemoryRateLimitStore, createRateLimiter, createServer, createTokenBudget } from '../../server/index.js';
+import {
+  connectRedis,
+  createChatStack,
+  createLocalThreadEvents,
+  createMemoryRateLimitStore,
+  createRateLimiter,
+  createRedisRateLimitStore,
+  createRedisThreadEvents,
+  createServer,
+  createTokenBudget,
+  exampleLanguages,
+} from '../../server/index.js';
+import type { RateLimitStore, ThreadEvents } from '../../server/index.js';
+import { storeLocation } from '../../config/index.js';
+import { primaryShutdown, runPrimary } from './serve-workers.js';
+import type { WorkerMessage } from './serve-workers.js';
 import type { LoginDirectory } from '../../server/index.js';
 import { addAppOptions, openCliApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
@@ -19,6 +35,7 @@ interface ServeOptions extends AppOptions, ProviderOptions {
   readonly host?: string;
   readonly log?: boolean;
   readonly router?: RouterMode;
+  readonly workers?: string;
 }
 
 export function registerServeCommand(program: Command, io: CliIo, signals: ShutdownSignals = processSignals): void {
@@ -27,64 +44,117 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
     .description('Start the Plumb server over the configured app (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
     .option('--port <port>', 'TCP port (0 picks a free one; default: the configuration\'s port, 8787)')
     .option('--host <host>', 'interface to listen on (default: the configuration\'s host, 127.0.0.1)')
-    .option('--log', 'write request logs as JSON lines to stderr');
+    .option('--log', 'write request logs as JSON lines to stderr')
+    .option('--workers <n>', 'serve from N processes behind one port (node:cluster); the journal and rate limits must be shared: store on a file or postgres://, redis for the limits (default 1)');
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (options: ServeOptions) => {
     const started = performance.now();
-    const overrides: Record<string, unknown> = { ...providerOverrides(options) };
-    if (options.port !== undefined) {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
-      overrides.port = port;
-    }
-    if (options.host !== undefined) overrides.host = options.host;
-    if (options.router !== undefined) overrides.router = options.router;
-    const opened = await openCliApp(options, overrides);
-    const { config, loaded } = opened;
-    const closers: (() => Promise<void>)[] = [() => opened.close()];
-    const closeAll = async (): Promise<void> => {
-      for (const close of closers.reverse()) await close();
-    };
-    let url: string;
-    let stack: Awaited<ReturnType<typeof createChatStack>>;
+    const workers = options.workers === undefined ? 1 : Number(options.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new CliUsageError(`--workers must be a whole number from 1 to 64, got '${options.workers}'`);
+    const worker = cluster.isWorker && process.env.PLUMB_WORKER_INDEX !== undefined;
+    if (workers > 1 && !worker) return runPrimary({ workers, io, shutdown: () => signals.wait() });
+    if (!worker) return serveOne(options, io, signals, { workers, worker, started });
     try {
-      checkProviderFlags(options, config.provider);
-      const { app, tools, vocabulary, rulebook, examples } = opened.opened;
-      const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
-      const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
-      const tokenBudget = createTokenBudget(rateLimiter);
-      stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: { tools, vocabulary, rulebook }, cwd: loaded.root });
-      closers.push(() => stack.close());
-      const server = await createServer({
-        app,
-        engine: stack.engine,
-        settings: config,
-        rateLimiter,
-        tokenBudget,
-        cwd: loaded.root,
-        ...(config.authenticate === null ? {} : { authenticate: await authenticateFrom(config.authenticate, loaded.load) }),
-        ...(config.consoleSignIn ? { login: signInDirectory(config) } : {}),
-        consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples },
-        logger,
-      });
-      closers.push(() => server.close());
-      try {
-        url = await server.listen({ port: config.port, host: config.host });
-      } catch (error) {
-        throw listenFailure(error, config.host, config.port);
-      }
+      await serveOne(options, io, signals, { workers, worker, started });
     } catch (error) {
-      await closeAll();
+      process.send?.({ type: 'plumb-failed', message: error instanceof Error ? error.message : String(error) } satisfies WorkerMessage);
       throw error;
+    } finally {
+      // The IPC channel would keep a finished worker alive.
+      if (process.connected) process.disconnect();
     }
-    io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
-    io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
-    io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql${signInHint(config)}\n`);
-    const signIn = config.consoleSignIn && Object.keys(config.actors).length > 0 ? `  (sign in as ${Object.keys(config.actors).join(' or ')} at the console's top right to see more and make changes)\n` : '';
-    io.stdout(`${tryThis(`${url}/console/`, opened.opened.examples, stack.reader !== undefined, stack.provider !== undefined)}${signIn}`);
-    await signals.wait();
-    io.stdout('Shutting down…\n');
-    await closeAll();
   });
+}
+
+/** One server process: the whole of `plumb serve` without --workers, or one worker of it. */
+async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSignals, run: { readonly workers: number; readonly worker: boolean; readonly started: number }): Promise<void> {
+  const { workers, worker, started } = run;
+  const overrides: Record<string, unknown> = { ...providerOverrides(options) };
+  if (options.port !== undefined) {
+    const port = Number(options.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be an integer from 0 to 65535, got '${options.port}'`);
+    overrides.port = port;
+  }
+  if (options.host !== undefined) overrides.host = options.host;
+  if (options.router !== undefined) overrides.router = options.router;
+  const opened = await openCliApp(options, overrides);
+  const { config, loaded } = opened;
+  const closers: (() => Promise<void>)[] = [() => opened.close()];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.reverse()) await close();
+  };
+  let url: string;
+  let stack: Awaited<ReturnType<typeof createChatStack>>;
+  try {
+    checkProviderFlags(options, config.provider);
+    const { app, tools, vocabulary, rulebook, examples } = opened.opened;
+    const logger = options.log === true ? pino({ name: 'plumb' }, process.stderr) : false;
+    const warnings = pino({ name: 'plumb' }, process.stderr);
+    if (workers > 1 && storeLocation(config, loaded.root).kind === 'memory') throw new CliFailure('--workers needs a journal every worker shares: set store to a SQLite file or a postgres:// URL, not :memory:.');
+    if (workers > 1 && config.redis === null && process.env.PLUMB_WORKER_INDEX === '0') io.stderr(`plumb: redis is not set: each of the ${workers} workers counts rate limits on its own (an actor gets ${workers}× the limit), and a thread is followed only on the worker that runs it.\n`);
+    const shared = await sharedParts(config, (message, error) => warnings.warn({ err: error }, message));
+    closers.push(() => shared.close());
+    const rateLimiter = createRateLimiter(config.rateLimit, shared.rateStore);
+    const tokenBudget = createTokenBudget(rateLimiter);
+    stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: { tools, vocabulary, rulebook }, cwd: loaded.root, events: shared.events });
+    closers.push(() => stack.close());
+    const server = await createServer({
+      app,
+      engine: stack.engine,
+      settings: config,
+      rateLimiter,
+      // The new-session budget counts in the same store as the limiter, shared across workers.
+      rateLimitStore: shared.rateStore,
+      tokenBudget,
+      cwd: loaded.root,
+      ...(config.authenticate === null ? {} : { authenticate: await authenticateFrom(config.authenticate, loaded.load) }),
+      ...(config.consoleSignIn ? { login: signInDirectory(config) } : {}),
+      consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: exampleLanguages(stack.reader, examples) },
+      logger,
+      following: { store: stack.store, events: shared.events },
+    });
+    closers.push(() => server.close());
+    try {
+      url = await server.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      throw listenFailure(error, config.host, config.port);
+    }
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  if (worker) {
+    process.send?.({ type: 'plumb-ready', url, banner: '' } satisfies WorkerMessage);
+    await Promise.race([signals.wait(), primaryShutdown()]);
+    await closeAll();
+    return;
+  }
+  io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
+  io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
+  io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql${signInHint(config)}\n`);
+  const signIn = config.consoleSignIn && Object.keys(config.actors).length > 0 ? `  (sign in as ${Object.keys(config.actors).join(' or ')} at the console's top right to see more and make changes)\n` : '';
+  io.stdout(`${tryThis(`${url}/console/`, opened.opened.examples, stack.reader !== undefined, stack.provider !== undefined)}${signIn}`);
+  await signals.wait();
+  io.stdout('Shutting down…\n');
+  await closeAll();
+}
+
+/** The parts every worker shares through Redis when it is configured (counters, thread notices), else this process's own. */
+async function sharedParts(config: PlumbConfig, warn: (message: string, error: unknown) => void): Promise<{ rateStore: RateLimitStore; events: ThreadEvents; close: () => Promise<void> }> {
+  if (config.redis === null) {
+    const events = createLocalThreadEvents((error) => warn('A thread follower failed.', error));
+    return { rateStore: createMemoryRateLimitStore(), events, close: () => events.close() };
+  }
+  const redis = await connectRedis(config.redis, { timeoutMs: config.redisTimeoutMs, onError: (error) => warn('Redis connection error.', error) });
+  const rateStore = createRedisRateLimitStore({ redis: redis.client, whenUnavailable: config.rateLimit.whenUnavailable, warn });
+  const events = await createRedisThreadEvents({ url: config.redis, timeoutMs: config.redisTimeoutMs, report: (error) => warn('Thread notices over Redis failed.', error) });
+  return {
+    rateStore,
+    events,
+    close: async () => {
+      await events.close();
+      await redis.close();
+    },
+  };
 }
 
 async function authenticateFrom(setting: Authenticate | string, load: ModuleLoader): Promise<Authenticate> {
