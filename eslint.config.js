@@ -21,7 +21,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(data|tools|router|providers|engine|planned|store|server|console|evals|mcp|demo|cli)/(?!index\\.js$).+',
+              regex: '^\\.\\./(data|tools|router|reading|answers|providers|engine|planned|store|server|console|evals|mcp|telemetry|client|demo|cli)/(?!index\\.js$).+',
               message: "Import another folder through its public face ('../<folder>/index.js').",
             },
           ],
@@ -40,6 +40,12 @@ export default tseslint.config(
     // `plumb/postgres` gathers the PostgreSQL parts of data/ and store/, so that `pg` loads only
     // for an app that imports it; those parts stay out of their folders' faces on purpose.
     files: ['src/postgres/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // `plumb/testing` gathers the conformance suites, which stay out of their folders' faces so that
+    // library code never loads vitest.
+    files: ['src/testing/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -1,58 +1,148 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askConsole, launchChromium, openConsole } from './support/console-page.js';
 import { tempDir } from './support/temp.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
+
+/** Starts a long-running command of the installed package and resolves with the URL it prints once `ready` holds. */
+function started(child: ChildProcess, ready: (output: string) => boolean = () => true): Promise<{ readonly url: string; readonly output: string }> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const seen = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1] !== undefined && ready(output)) resolve({ url: match[1], output });
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`exited (${code}): ${output}`)));
+  });
+}
 
 /**
  * Plumb as a new user gets it: the packed tarball (built by `npm test`'s pretest) installed into an
- * empty project, `plumb init`, `npm start`, and a first question answered in the console with no
- * model. Plumb itself comes from the tarball; its dependencies from the registry or npm's cache.
+ * empty project. Plumb itself comes from the tarball; its dependencies from the registry or npm's
+ * cache. What was packed, what got installed, every entry point, the bin, `serve --demo` over
+ * HTTP, `mcp` over stdio, and `plumb init` + `npm start` answering in the console.
  */
 describe('the packed package, installed into an empty project', () => {
   const dir = tempDir('plumb-package-');
-  let server: ChildProcess | undefined;
+  const project = join(dir.path, 'project');
+  const bin = join(project, 'node_modules', '.bin', 'plumb');
+  const children: ChildProcess[] = [];
+  let packed: { files: { path: string }[] };
+  let installOutput: string;
   let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    expect(existsSync(join(root, 'dist', 'cli', 'main.js')), 'dist/ is built by npm test (pretest: npm run build)').toBe(true);
+    const pack = await run(npm, ['pack', '--json', '--pack-destination', dir.path], { cwd: root });
+    packed = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!;
+    const tarball = readdirSync(dir.path).find((file) => file.endsWith('.tgz'))!;
+    await run('mkdir', [project]);
+    await run(npm, ['init', '-y'], { cwd: project });
+    const install = await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir.path, tarball)], { cwd: project, timeout: 600_000 });
+    installOutput = `${install.stdout}\n${install.stderr}`;
+  }, 900_000);
   afterAll(async () => {
     await browser?.close();
-    if (server !== undefined && server.exitCode === null) server.kill('SIGTERM');
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     dir.remove();
   });
 
-  it('inits an app whose npm start answers a first question in the console', async () => {
-    expect(existsSync(join(root, 'dist', 'cli', 'main.js')), 'dist/ is built by npm test (pretest: npm run build)').toBe(true);
-    await run(npm, ['pack', '--pack-destination', dir.path], { cwd: root });
-    const tarball = readdirSync(dir.path).find((file) => file.endsWith('.tgz'))!;
-    const project = join(dir.path, 'project');
-    await run('mkdir', [project]);
-    await run(npm, ['init', '-y'], { cwd: project });
-    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir.path, tarball)], { cwd: project, timeout: 600_000 });
+  it('packs the build, the README and the LICENSE, and no test code', () => {
+    const paths = packed.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js', 'dist/client/index.js', 'dist/mcp/index.js']));
+    expect(paths.filter((path) => !path.startsWith('dist/') && !path.startsWith('evals/datasets/') && !['LICENSE', 'README.md', 'package.json'].includes(path))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['evals/datasets/demo-default.yaml', 'evals/datasets/planned-orchestration.yaml']));
+    expect(paths.filter((path) => /\.test\.|\.fixture\.|test-support|\/testing\/|database-conformance/.test(path) && !path.startsWith('dist/testing/'))).toEqual([]);
+    // vitest is imported by the store conformance suite alone, which only plumb/testing loads.
+    const dist = join(project, 'node_modules', 'plumb', 'dist');
+    const vitestImports = paths.filter((path) => path.endsWith('.js') && /from ['"]vitest['"]/.test(readFileSync(join(dist, '..', path), 'utf8')));
+    expect(vitestImports).toEqual(['dist/store/conformance.js']);
+    const conformanceImports = paths.filter((path) => path.endsWith('.js') && /from ['"][^'"]*conformance\.js['"]/.test(readFileSync(join(dist, '..', path), 'utf8')));
+    expect(conformanceImports).toEqual(['dist/testing/index.js']);
+  });
 
-    const version = await run(join(project, 'node_modules', '.bin', 'plumb'), ['--version'], { cwd: project });
-    expect(version.stdout.trim()).toBe('0.1.0');
-    const init = await run(join(project, 'node_modules', '.bin', 'plumb'), ['init'], { cwd: project });
+  it('installs no development tooling, and no dependency that refuses this Node', () => {
+    for (const tool of ['tsx', 'esbuild', '@fastify/cookie', 'vitest', 'typescript']) {
+      expect(existsSync(join(project, 'node_modules', tool)), `node_modules/${tool}`).toBe(false);
+    }
+    // The engine counts OpenAI-family models' tokens offline with it (loaded only when such a model is used).
+    expect(existsSync(join(project, 'node_modules', 'gpt-tokenizer')), 'node_modules/gpt-tokenizer').toBe(true);
+    expect(installOutput).not.toMatch(/EBADENGINE/);
+  });
+
+  it('imports every entry point; plumb/testing names vitest, which it alone needs', async () => {
+    const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json' && subpath !== './testing');
+    const specifiers = subpaths.map((subpath) => (subpath === '.' ? 'plumb' : `plumb/${subpath.slice(2)}`));
+    const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); } console.log('ok');`;
+    expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim()).toBe('ok');
+    const testing = await run(process.execPath, ['--input-type=module', '-e', "await import('plumb/testing')"], { cwd: project }).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(testing).toMatch(/Cannot find package 'vitest'/);
+  });
+
+  it('runs the compiled bin: --version and --help', async () => {
+    expect((await run(bin, ['--version'], { cwd: project })).stdout.trim()).toBe(manifest.version);
+    const help = await run(bin, ['--help'], { cwd: project });
+    for (const command of ['serve', 'ask', 'tool', 'mcp', 'init', 'eval']) expect(help.stdout).toContain(`  ${command} `);
+    expect(readFileSync(join(project, 'node_modules', 'plumb', 'dist', 'cli', 'main.js'), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+  });
+
+  it('plays a packaged eval dataset with the installed bin, and exits 2 naming the datasets for an unknown one', async () => {
+    const played = await run(bin, ['eval', '--dataset', 'planned-orchestration'], { cwd: project });
+    expect(played.stdout).toContain('cases: 10 passed, 0 failed, 0 skipped (of 10)');
+    const unknown = await run(bin, ['eval', '--dataset', 'nope'], { cwd: project }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/eval_dataset_unknown: .*large-schema, planned-orchestration/);
+  });
+
+  it('serves the demo on a free port and answers one turn over HTTP', async () => {
+    const child = spawn(bin, ['serve', '--demo', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const { url } = await started(child);
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const turn = await fetch(`${url}/chat/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-plumb-user': 'bob' }, body: JSON.stringify({ text: 'which parts are made of steel?' }) });
+    expect(turn.status).toBe(200);
+    expect(((await turn.json()) as { answer: string }).answer).toContain('Bolt');
+    child.kill('SIGTERM');
+  }, 60_000);
+
+  it('serves its tools over MCP on stdio, for a client that spawns plumb mcp', async () => {
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: bin, args: ['mcp', '--demo', '--database', ':memory:', '--as', 'bob'], cwd: project, stderr: 'pipe' }));
+    try {
+      const result = await client.callTool({ name: 'get_order', arguments: { order_id: '4411' } });
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ order_id: '4411' });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('inits an app whose npm start answers a first question in the console', async () => {
+    const init = await run(bin, ['init'], { cwd: project });
     expect(init.stdout).toContain('Added the scripts start, check, migrate to package.json.');
 
-    server = spawn(npm, ['start', '--', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const seen = (chunk: Buffer): void => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match?.[1] !== undefined && output.includes('3. ')) resolve(match[1]);
-      };
-      server!.stdout!.on('data', seen);
-      server!.stderr!.on('data', seen);
-      server!.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
-    });
+    const server = spawn(npm, ['start', '--', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(server);
+    const { url, output } = await started(server, (printed) => printed.includes('3. '));
     expect(output).toContain('1. list the warehouses');
 
     browser = await launchChromium();
@@ -60,5 +150,5 @@ describe('the packed package, installed into an empty project', () => {
     await openConsole(page, url, 'anonymous');
     await askConsole(page, 'list the warehouses');
     await expect.poll(() => page.locator('.msg.assistant').last().textContent(), { timeout: 15_000 }).toContain('Porto Docks');
-  }, 900_000);
+  }, 120_000);
 });
