@@ -11,7 +11,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoCaseOpener, demoConfirmedTools, formatReport, loadDataset, metricsOf, runDataset } from '../src/evals/index.js';
+import { caseOpener, demoConfirmedTools, demoFixture, formatReport, loadDataset, metricsOf, runDataset } from '../src/evals/index.js';
+import type { TurnResult } from '../src/evals/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, printTable, summarize } from './harness.js';
 
@@ -20,6 +21,23 @@ const DATASETS = join(import.meta.dirname, '..', 'evals', 'datasets');
 function option(args: readonly string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
+}
+
+/** Case ids written `<prefix>-<family>-…` (the fresh held-out sets): the measures per family of question. */
+function printFamilies(results: readonly TurnResult[]): void {
+  const family = (caseId: string): string | null => /^[a-z0-9]+-([a-z]+)-/.exec(caseId)?.[1] ?? null;
+  const groups = new Map<string, TurnResult[]>();
+  for (const result of results) {
+    const name = family(result.caseId);
+    if (name === null) return;
+    groups.set(name, [...(groups.get(name) ?? []), result]);
+  }
+  const rows = [...groups.entries()].map(([name, group]) => {
+    const m = metricsOf(group);
+    const wrong = group.filter((r) => r.answered && r.verdict !== 'correct').length;
+    return [name, String(m.turns), `${m.answeredOfMeant}/${m.meantAnswered}`, String(m.correct), String(wrong), m.mustBeUnread === 0 ? '—' : `${m.leftUnread}/${m.mustBeUnread}`];
+  });
+  printTable('By family (every turn of a case counts in its family)', ['family', 'turns', 'answered / meant', 'fully correct', 'wrong', 'must-be-unread left unread'], rows);
 }
 
 const benchmark: Benchmark = {
@@ -36,7 +54,7 @@ const benchmark: Benchmark = {
     try {
       const started = performance.now();
       const results = await runDataset(dataset, {
-        openCase: demoCaseOpener({ now: new Date(dataset.now), store, ...(directory === undefined ? {} : { directory }) }),
+        openCase: caseOpener({ fixture: demoFixture, now: new Date(dataset.now), store, ...(directory === undefined ? {} : { directory }) }),
         confirmedTools: demoConfirmedTools(),
         sendLanguage: !args.includes('--no-language'),
         ...(only === undefined ? {} : { filter: (item) => item.id.includes(only) }),
@@ -50,6 +68,7 @@ const benchmark: Benchmark = {
       const title = `${dataset.name}${args.includes('--no-language') ? ' (no language sent)' : ''} — ${machineLine()}`;
       console.log(`\n${formatReport(results, title)}`);
       const m = metricsOf(results);
+      printFamilies(results);
       const perCase = summarize(caseMs);
       printTable('Run', ['cases', 'turns', 'store', 'wall s', 'median ms per case (fresh demo, reader, engine)', 'p99 ms per case'], [
         [String(caseMs.length), String(m.turns), store, wallMs / 1000, perCase.median, perCase.p99],

@@ -29,8 +29,10 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { collect, createEngine } from '../src/engine/index.js';
 import type { Provider, ProviderEvent } from '../src/providers/index.js';
+import { openPostgresStore } from '../src/postgres/index.js';
 import { createMemoryStore, openSqliteStore } from '../src/store/index.js';
 import type { Store } from '../src/store/index.js';
+import pg from 'pg';
 import { defineTool } from '../src/tools/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, measure, printTable, summarize } from './harness.js';
@@ -94,7 +96,7 @@ async function plumbLongThread(store: Store, k: number, before: number): Promise
   return { run: one, close: () => engine.close() };
 }
 
-function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void> } {
+function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void>; store: Store } {
   const engine = createEngine({
     store,
     provider: plumbProvider(k),
@@ -105,10 +107,11 @@ function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>
   return {
     run: async () => {
       turn++;
-      const { answer } = await collect(engine.send({ actor: { kind: 'anonymous', sessionKey: `s${turn}` }, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
-      if (answer === '') throw new Error('plumb: no answer');
+      const { answer, events } = await collect(engine.send({ actor: { kind: 'anonymous', sessionKey: `s${turn}` }, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
+      if (answer === '') throw new Error(`plumb: no answer (${JSON.stringify(events.filter((event) => event.type === 'error'))})`);
     },
     close: () => engine.close(),
+    store,
   };
 }
 
@@ -196,6 +199,8 @@ interface Row {
   readonly cpu: number;
   readonly rss: number;
   readonly heap: number;
+  /** Median µs of the turn's writes replayed alone on the same store (durable stores). */
+  readonly commits?: number;
 }
 
 function option(args: readonly string[], name: string, fallback: number): number {
@@ -239,10 +244,95 @@ async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
   printTable('SQLite journal per turn (the store as it ships; WAL read with checkpoints held off)', ['turn', 'commits', 'WAL frames', 'KiB written to the WAL'], rows);
 }
 
-/** What one system measured gives: a turn to run, and its teardown. */
+/** What one system measured gives: a turn to run, and its teardown; a durable store also gives the store, for its floor. */
 interface Kit {
   run: (i: number) => Promise<void>;
   close: () => Promise<void>;
+  readonly store?: Store;
+}
+
+/** As bench/data.bench.ts: the local server unless one is named. */
+const postgresUrl: string = process.env.PLUMB_BENCH_POSTGRES_URL ?? process.env.PLUMB_TEST_POSTGRES_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+
+/** The PostgreSQL journal on a schema of this child's own, dropped when the kit closes. */
+async function postgresKit(k: number, durability: 'normal' | 'full'): Promise<Kit> {
+  const schema = `plumb_bench_engine_${process.pid}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`drop schema if exists "${schema}" cascade`);
+  await admin.query(`create schema "${schema}"`);
+  const store = await openPostgresStore({ url: postgresUrl, schema, durability });
+  const subject = plumbTurn(store, k);
+  return {
+    run: subject.run,
+    store,
+    close: async () => {
+      await subject.close();
+      await store.close();
+      await admin.query(`drop schema if exists "${schema}" cascade`);
+      await admin.end();
+    },
+  };
+}
+
+/** What a PostgreSQL journal's step costs before any of Plumb's work: one round trip, and one commit of a row with and without waiting for the WAL flush. */
+async function postgresRoundTrips(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create temporary table bench_commit (n bigint)');
+    const rows: (string | number)[][] = [];
+    rows.push(['select 1', summarize(await measure(2000, () => client.query('select 1'), 200)).median * 1000]);
+    for (const mode of ['off', 'on']) {
+      await client.query(`set synchronous_commit to ${mode}`);
+      rows.push([`insert one row, its own commit (synchronous_commit ${mode})`, summarize(await measure(1000, (i) => client.query('insert into bench_commit values ($1)', [i]), 100)).median * 1000]);
+    }
+    printTable('PostgreSQL on this machine, from Node over loopback (pg, one connection)', ['statement', 'median µs'], rows);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The store writes one turn makes, as the memory store saw them: replayed alone on a durable store, they are its floor. */
+interface WriteCall {
+  readonly method: 'beginTurn' | 'appendItems' | 'stageItems' | 'updateTurn';
+  readonly args: readonly unknown[];
+}
+
+async function turnWrites(k: number): Promise<WriteCall[]> {
+  const calls: WriteCall[] = [];
+  let recording = false;
+  const store = createMemoryStore();
+  const spy = new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (recording && (property === 'beginTurn' || property === 'appendItems' || property === 'stageItems' || property === 'updateTurn')) calls.push({ method: property, args: structuredClone(args) });
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const subject = plumbTurn(spy, k);
+  await subject.run(0);
+  recording = true;
+  await subject.run(1);
+  await subject.close();
+  return calls;
+}
+
+/** One turn's writes on `store`, awaited one after the other as the engine awaits them (a staged step: until committed). */
+async function replayWrites(store: Store, calls: readonly WriteCall[], i: number): Promise<void> {
+  let turnId = '';
+  for (const call of calls) {
+    if (call.method === 'beginTurn') {
+      const input = call.args[0] as { input: string };
+      const begun = await store.beginTurn({ owner: `session:floor${i}`, requestKey: `f${i}`, input: input.input });
+      turnId = begun.turn.id;
+    } else if (call.method === 'appendItems') await store.appendItems(turnId, call.args[1] as never, call.args[2] as never);
+    else if (call.method === 'stageItems') await (await store.stageItems(turnId, call.args[1] as never, call.args[2] as never)).committed;
+    else await store.updateTurn(turnId, call.args[1] as never, call.args[2] as never);
+  }
 }
 
 /** The systems measured side by side, each in a process of its own (see `measureApart`). */
@@ -252,10 +342,15 @@ const systems: readonly { readonly name: string; readonly make: (k: number, dir:
   { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
   { name: 'Plumb engine, SQLite store (WAL, durability full)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
   { name: '@langchain/langgraph StateGraph + ToolNode', make: (k) => langgraphTurn(k) },
+  { name: 'Plumb engine, PostgreSQL store (durability normal: synchronous_commit off)', make: (k) => postgresKit(k, 'normal') },
+  { name: 'Plumb engine, PostgreSQL store (durability full: synchronous_commit on)', make: (k) => postgresKit(k, 'full') },
 ];
+/** Systems whose floor is measured (durable stores), by index into `systems`. */
+const durable = new Set([2, 3, 5, 6]);
 
 /** In a child process: one system's turns, measured, printed as one JSON line. */
 async function measureHere(system: number, k: number, turns: number, warmup: number, dir: string): Promise<void> {
+  const calls = durable.has(system) ? await turnWrites(k) : [];
   const subject = await systems[system]!.make(k, dir);
   const heapBefore = heapMb();
   const cpuBefore = process.cpuUsage();
@@ -263,6 +358,8 @@ async function measureHere(system: number, k: number, turns: number, warmup: num
   const cpu = process.cpuUsage(cpuBefore);
   const stats = summarize(samples);
   const heap = heapMb() - heapBefore;
+  const store = subject.store;
+  const commits = store === undefined || calls.length === 0 ? undefined : summarize(await measure(Math.min(turns, 1000), (i) => replayWrites(store, calls, i), Math.min(warmup, 100))).median * 1000;
   await subject.close();
   const row: Row = {
     system: systems[system]!.name,
@@ -271,6 +368,7 @@ async function measureHere(system: number, k: number, turns: number, warmup: num
     cpu: (cpu.user + cpu.system) / (turns + warmup),
     rss: process.resourceUsage().maxRSS / 1024,
     heap,
+    ...(commits === undefined ? {} : { commits }),
   };
   console.log(JSON.stringify(row));
 }
@@ -319,21 +417,39 @@ const benchmark: Benchmark = {
             return [row.system, row.median, row.p99, row.cpu, row.rss, row.heap, [...ratios].sort((a, b) => a - b)[Math.floor(repeat / 2)]!, ratios.map((ratio) => ratio.toFixed(2)).join(' · '), row.cpu / rounds[middle]![0]!.cpu];
           }),
         );
+        // Each durable store against its floor, in the same rounds: the memory-store turn plus the turn's own writes replayed alone on that store.
+        printTable(
+          `Durable stores against their floor, K = ${k} (floor: the memory-store turn + the same turn's writes alone on the store; the round with the middle ratio)`,
+          ['system', 'turn median µs', 'memory-store turn µs', "the turn's writes alone µs", 'floor µs', 'turn / floor', 'turn / floor, every round'],
+          [...durable].map((index) => {
+            const ratios = rounds.map((round) => round[index]!.median / (round[1]!.median + (round[index]!.commits ?? NaN)));
+            const middle = ratios.map((ratio, at) => ({ ratio, at })).sort((a, b) => a.ratio - b.ratio)[Math.floor(repeat / 2)]!.at;
+            const row = rounds[middle]![index]!;
+            const memory = rounds[middle]![1]!.median;
+            return [row.system, row.median, memory, row.commits ?? NaN, memory + (row.commits ?? NaN), ratios[middle]!, ratios.map((ratio) => ratio.toFixed(2)).join(' · ')];
+          }),
+        );
       }
       await journalCost(dir, [1, 3]);
+      await postgresRoundTrips(postgresUrl);
       // A long conversation: each turn continues one thread of `earlier` turns (a summary round each turn, as the engine does).
       const earlier = 200;
       const longTurns = Math.min(turns, 500);
       const longRows: (string | number)[][] = [];
-      for (const [system, store] of [
+      const longStores: [string, Store][] = [
         ['Plumb engine, memory store', createMemoryStore()],
         ['Plumb engine, SQLite store (WAL, durability normal)', await openSqliteStore({ path: join(dir, 'long.db') })],
-      ] as const) {
+      ];
+      const longPostgres = await postgresKit(1, 'normal');
+      // The same engine kit's store, one continuing thread: a returning user's turn (one round trip to begin it).
+      if (longPostgres?.store !== undefined) longStores.push(['Plumb engine, PostgreSQL store (durability normal)', longPostgres.store]);
+      for (const [system, store] of longStores) {
         const subject = await plumbLongThread(store, 1, earlier);
         const stats = summarize(await measure(longTurns, subject.run, Math.min(warmup, 50)));
         await subject.close();
         longRows.push([system, stats.median * 1000, stats.p99 * 1000]);
       }
+      await longPostgres?.close();
       printTable(`One turn on a long thread (K = 1; ${earlier} turns before, ${longTurns} measured)`, ['system', 'median µs', 'p99 µs'], longRows);
       // Retained heap: run many turns on the memory store, then delete their threads; what stays is not the journal.
       const store = createMemoryStore();

@@ -144,22 +144,52 @@ function planMatches(plan: TurnPlan, expected: Expected): boolean {
   return assign(0);
 }
 
-function bfcl(why: boolean): void {
+/** A split of the public function-calling data: the sample beside the manifest, or the development split in `dev/`. */
+interface Split {
+  readonly name: 'sample' | 'dev';
+  readonly folder: string;
+  readonly categories: readonly string[];
+  readonly file: (category: string, answers: boolean) => string;
+}
+
+const IRRELEVANCE = new Set(['irrelevance', 'live_irrelevance']);
+
+function splits(): Split[] {
   const folder = join(ACCEPTANCE, 'bfcl');
-  if (!existsSync(folder)) {
-    console.log(`\nBFCL: skipped — ${folder} is absent (the acceptance data lives at ../shared/acceptance/bfcl relative to the repository).`);
-    return;
-  }
-  const categories = ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'live_simple', 'live_parallel', 'irrelevance'];
+  return [
+    {
+      name: 'sample',
+      folder,
+      categories: ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'live_simple', 'live_parallel', 'irrelevance'],
+      file: (category, answers) => join(folder, `BFCL_v4_${category}.sample${answers ? '.answer' : ''}.jsonl`),
+    },
+    {
+      name: 'dev',
+      folder: join(folder, 'dev'),
+      categories: ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'live_simple', 'live_multiple', 'live_parallel_multiple', 'irrelevance', 'live_irrelevance'],
+      file: (category, answers) => join(folder, 'dev', `BFCL_v4_${category}.dev${answers ? '.answer' : ''}.jsonl`),
+    },
+  ];
+}
+
+/** What one split scored, for its table and for the summary line. */
+interface SplitScore {
+  readonly rows: (string | number)[][];
+  readonly wrong: string[];
+  readonly reasons: string[];
+}
+
+function scoreSplit(split: Split, why: boolean): SplitScore {
   const rows: (string | number)[][] = [];
-  const totals = { cases: 0, run: 0, correct: 0 };
+  const totals = { cases: 0, run: 0, correct: 0, irrelevant: 0, irrelevantRun: 0 };
   const wrong: string[] = [];
   const reasons: string[] = [];
-  for (const category of categories) {
-    const questions = join(folder, `BFCL_v4_${category}.sample.jsonl`);
+  for (const category of split.categories) {
+    const questions = split.file(category, false);
     if (!existsSync(questions)) continue;
-    const answersFile = join(folder, `BFCL_v4_${category}.sample.answer.jsonl`);
+    const answersFile = split.file(category, true);
     const answers = new Map(existsSync(answersFile) ? readJsonl<{ id: string; ground_truth: Expected }>(answersFile).map((a) => [a.id, a.ground_truth]) : []);
+    const irrelevance = IRRELEVANCE.has(category);
     let run = 0;
     let correct = 0;
     const cases = readJsonl<BfclCase>(questions);
@@ -176,27 +206,51 @@ function bfcl(why: boolean): void {
       }
       if (plan.outcome !== 'run') {
         // The rule each step of a plan that does not run was decided by: where to look for the next reading rule.
-        if (why && category !== 'irrelevance') reasons.push(`${item.id}: ${plan.outcome} — ${plan.steps.map((s) => s.decidedBy).join(' | ')}`);
+        if (why && !irrelevance) reasons.push(`${item.id}: ${plan.outcome} — ${plan.steps.map((s) => s.decidedBy).join(' | ')}`);
         continue;
       }
       run++;
+      if (irrelevance) {
+        wrong.push(`${item.id} (irrelevance, run): ${JSON.stringify(plan.steps.map((s) => [s.selection.tool, s.selection.arguments]))}`);
+        continue;
+      }
       const expected = answers.get(item.id);
       if (expected !== undefined && planMatches(plan, expected)) correct++;
-      else if (expected !== undefined) wrong.push(`${item.id}: ${JSON.stringify(plan.steps.map((s) => [s.selection.tool, s.selection.arguments]))}`);
+      else if (expected !== undefined) wrong.push(`${item.id}: ${JSON.stringify(plan.steps.map((s) => [s.selection.tool, s.selection.arguments]))} — expected ${JSON.stringify(expected)}`);
     }
-    if (category !== 'irrelevance') totals.cases += cases.length;
-    if (category === 'irrelevance') {
+    if (irrelevance) {
+      totals.irrelevant += cases.length;
+      totals.irrelevantRun += run;
       rows.push([category, cases.length, '—', '—', `${(((cases.length - run) / cases.length) * 100).toFixed(1)}% not run`]);
     } else {
+      totals.cases += cases.length;
       totals.run += run;
       totals.correct += correct;
       rows.push([category, cases.length, `${((run / cases.length) * 100).toFixed(1)}% (${run})`, run === 0 ? '— (0 run)' : `${((correct / run) * 100).toFixed(1)}% (${correct}/${run})`, '']);
     }
   }
-  rows.push(['all but irrelevance', totals.cases, `${totals.run} run`, totals.run === 0 ? '—' : `${((totals.correct / totals.run) * 100).toFixed(1)}%`, '']);
-  printTable('BFCL sample: coverage (share read to run) and precision (share of run plans fully correct)', ['category', 'cases', 'coverage', 'precision', 'irrelevance'], rows);
-  if (wrong.length > 0) console.log(`\nNot correct:\n${wrong.map((w) => `- ${w}`).join('\n')}`);
-  if (why) console.log(`\nNot run, and why (the rules of each step):\n${reasons.map((r) => `- ${r}`).join('\n')}`);
+  rows.push([
+    'all but irrelevance',
+    totals.cases,
+    totals.cases === 0 ? '—' : `${((totals.run / totals.cases) * 100).toFixed(1)}% (${totals.run})`,
+    totals.run === 0 ? '—' : `${((totals.correct / totals.run) * 100).toFixed(1)}% (${totals.correct}/${totals.run})`,
+    totals.irrelevant === 0 ? '' : `${(((totals.irrelevant - totals.irrelevantRun) / totals.irrelevant) * 100).toFixed(1)}% of ${totals.irrelevant} not run`,
+  ]);
+  return { rows, wrong, reasons };
+}
+
+function bfcl(why: boolean, only: ReadonlySet<string>): void {
+  if (!existsSync(join(ACCEPTANCE, 'bfcl'))) {
+    console.log(`\nBFCL: skipped — ${join(ACCEPTANCE, 'bfcl')} is absent (the acceptance data lives at ../shared/acceptance/bfcl relative to the repository).`);
+    return;
+  }
+  const chosen = splits().filter((s) => existsSync(s.folder) && (only.has(s.name) || (!only.has('sample') && !only.has('dev'))));
+  for (const split of chosen) {
+    const score = scoreSplit(split, why);
+    printTable(`BFCL ${split.name}: coverage (share read to run) and precision (share of run plans fully correct)`, ['category', 'cases', 'coverage', 'precision', 'irrelevance'], score.rows);
+    if (score.wrong.length > 0) console.log(`\nNot correct (${split.name}):\n${score.wrong.map((w) => `- ${w}`).join('\n')}`);
+    if (why) console.log(`\nNot run (${split.name}), and why (the rules of each step):\n${score.reasons.map((r) => `- ${r}`).join('\n')}`);
+  }
 }
 
 // ---------------------------------------------------------------- Recognizers-Text (pt)
@@ -283,8 +337,9 @@ const benchmark: Benchmark = {
   run(args) {
     const only = new Set(args);
     if (only.size === 0 || only.has('latency')) latency();
-    // `why` lists the BFCL cases not run with the rules that decided them (`npm run bench -- router bfcl why`).
-    if (only.size === 0 || only.has('bfcl') || only.has('why')) bfcl(only.has('why'));
+    // `why` lists the BFCL cases not run with the rules that decided them (`npm run bench -- router bfcl why`);
+    // `sample` or `dev` scores one split only.
+    if (only.size === 0 || only.has('bfcl') || only.has('why') || only.has('sample') || only.has('dev')) bfcl(only.has('why'), only);
     if (only.size === 0 || only.has('recognizers')) recognizers();
     return Promise.resolve();
   },

@@ -1,5 +1,6 @@
 /**
  * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket] [--by-turn] [--think-ms N]`
+ * `npm run bench -- serve --workers 1,2 --store sqlite,postgres [--clients 1000] [--turns 5] [--idle 10000]`: see serve-cluster.ts.
  *
  * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
@@ -24,6 +25,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { machineLine, printTable, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
+import { runClusterBench } from './serve-cluster.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -133,6 +135,13 @@ interface Measured {
   readonly latencies: number[];
   readonly turnNumbers: number[];
   errors: number;
+  /** Error codes the clients met (their `error` events, else the HTTP status or `closed`), with how often. */
+  codes?: Map<string, number>;
+}
+
+function countCode(result: Measured, code: string): void {
+  result.codes ??= new Map();
+  result.codes.set(code, (result.codes.get(code) ?? 0) + 1);
 }
 
 interface RunResult extends Measured {
@@ -196,13 +205,17 @@ async function sseClient(base: string, plan: ClientPlan, result: Measured, arriv
         const response = await post(agent, stream, { 'content-type': 'application/json', 'x-csrf-token': token, cookie: jar.header() }, JSON.stringify({ text: `which materials? ${i}`, ...(thread === undefined ? {} : { thread }) }));
         jar.take(response.cookies);
         thread ??= /"thread_id":"([^"]+)"/.exec(response.body)?.[1];
-        if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) result.errors++;
+        if (response.status !== 200 || !response.body.includes('"type":"done"') || response.body.includes('"type":"error"')) {
+          result.errors++;
+          countCode(result, /"type":"error"[^}]*"code":"([a-z_]+)"/.exec(response.body)?.[1] ?? /"code":"([a-z_]+)"/.exec(response.body)?.[1] ?? `http ${response.status}`);
+        }
         else {
           result.latencies.push(performance.now() - start);
           result.turnNumbers.push(i);
         }
-      } catch {
+      } catch (error) {
         result.errors++;
+        countCode(result, (error as NodeJS.ErrnoException).code ?? 'request failed');
       }
     }
   } catch {
@@ -231,9 +244,15 @@ async function wsClient(base: string, plan: ClientPlan, result: Measured, arrive
   socket.on('message', (data: Buffer) => {
     const text = data.toString('utf8');
     if (text.includes('"type":"done"')) settle?.(true);
-    else if (text.includes('"type":"error"')) settle?.(false);
+    else if (text.includes('"type":"error"')) {
+      countCode(result, /"code":"([a-z_]+)"/.exec(text)?.[1] ?? 'error');
+      settle?.(false);
+    }
   });
-  socket.once('close', () => settle?.(false));
+  socket.once('close', (code: number) => {
+    if (settle !== undefined) countCode(result, `closed ${code}`);
+    settle?.(false);
+  });
   for (let i = 0; i < turns; i++) {
     await think(plan);
     const start = performance.now();
@@ -241,6 +260,7 @@ async function wsClient(base: string, plan: ClientPlan, result: Measured, arrive
       settle = resolve;
       socket.send(JSON.stringify({ type: 'message', text: `which materials? ${i}` }));
     });
+    settle = undefined;
     if (ok) {
       result.latencies.push(performance.now() - start);
       result.turnNumbers.push(i);
@@ -318,6 +338,30 @@ const benchmark: Benchmark = {
   name: 'serve',
   async run(args) {
     if (args[0] === '--server') return serverMain(args[1]!);
+    if (args.includes('--workers') || args.includes('--store')) {
+      const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-cluster-'));
+      try {
+        writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
+        const clients = Number(option(args, '--clients', '1000'));
+        const load = (await import('node:os')).loadavg().map((value) => value.toFixed(2)).join(' ');
+        console.log(`${machineLine()} · load average before the run ${load} · server, PostgreSQL, Redis and the load generator on the same cores · scripted provider: 1 tool call + 10 text chunks per turn · clients send each turn as soon as the last ends`);
+        await runClusterBench({
+          dir,
+          workers: option(args, '--workers', '1,2').split(',').map(Number),
+          stores: option(args, '--store', 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[],
+          clients,
+          turns: Number(option(args, '--turns', '5')),
+          idle: Number(option(args, '--idle', '10000')),
+          postgresUrl: process.env.PLUMB_BENCH_POSTGRES_URL ?? process.env.PLUMB_TEST_POSTGRES_URL,
+          redisUrl: process.env.PLUMB_BENCH_REDIS_URL ?? process.env.PLUMB_TEST_REDIS_URL,
+          sse: sseClient,
+          ws: wsClient,
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      return;
+    }
     const clientCounts = option(args, '--clients', '200,500,1000').split(',').map(Number);
     const turns = Number(option(args, '--turns', '5'));
     const thinkMs = Number(option(args, '--think-ms', '0'));

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 
 export const question = 'which parts are made of steel?';
 /** What the router answers from the demo's rows, with no model. */
-export const steelAnswer = '5 parts where material name = Steel:';
+export const steelAnswer = '5 parts where material is Steel:';
 
 export interface ChatAnswer {
   readonly answer: string;

@@ -51,10 +51,10 @@ describeWithPostgres('examples/helpdesk', (server) => {
   });
 
   it('answers with no model from the rows each person may see', async () => {
-    expect((await ask('which tickets are open?', 'maya')).stdout).toMatch(/^2 tickets where status = open:\n- id: 1001, .*\n- id: 1002, /);
-    expect((await ask('which tickets are open?', 'omar')).stdout).toMatch(/^1 ticket where status = open:\n- id: 1005, subject: Laptop does not charge/);
-    expect((await ask('which tickets are open?', 'lena')).stdout).toMatch(/^1 ticket where status = open:\n- id: 1001, subject: Charged twice for November/);
-    expect((await ask('which cases are closed?', 'maya')).stdout).toMatch(/^1 ticket where status = solved:\n- id: 1004/);
+    expect((await ask('which tickets are open?', 'maya')).stdout).toMatch(/^2 tickets where status is open:\n- 1001 — .*\n- 1002 — /);
+    expect((await ask('which tickets are open?', 'omar')).stdout).toMatch(/^1 ticket where status is open:\n- 1005 — subject: Laptop does not charge/);
+    expect((await ask('which tickets are open?', 'lena')).stdout).toMatch(/^1 ticket where status is open:\n- 1001 — subject: Charged twice for November/);
+    expect((await ask('which cases are closed?', 'maya')).stdout).toMatch(/^1 ticket where status is solved:\n- 1004 — /);
     const notes = await plumb('graphql', '{ commentList { items { body internal } } }', '--config', config, '--as', 'lena');
     expect(JSON.parse(notes.stdout).data.commentList.items.map((item: { internal: boolean }) => item.internal)).toEqual([false, false]);
   });
@@ -77,7 +77,7 @@ describeWithPostgres('examples/helpdesk', (server) => {
       const response = await fetch(`${served!.url}/chat/`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ text }) });
       return { status: response.status, body: (await response.json()) as { answer: string } };
     };
-    expect((await chat('how many urgent tickets are there?', 'omar-token')).body.answer).toBe('1 ticket (count of tickets where priority = urgent).');
+    expect((await chat('how many urgent tickets are there?', 'omar-token')).body.answer).toBe('1 ticket (count of tickets where priority is urgent).');
     expect((await chat('how many tickets are there?', 'maya-token')).body.answer).toBe('3 tickets (count of tickets).');
     expect((await chat('how many tickets are there?', 'lena-token')).body.answer).toBe('2 tickets (count of tickets).');
     expect((await chat('how many tickets are there?', 'wrong')).status).toBe(401);

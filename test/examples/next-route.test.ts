@@ -23,6 +23,6 @@ describe('examples/next-route: a Next.js App Router route handler over the fetch
     const cookie = issued.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
     const response = await send('/api/chat/threads/', { headers: { cookie } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ threads: [] });
+    expect(await response.json()).toEqual({ threads: [], next: null });
   });
 });
