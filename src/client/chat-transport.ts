@@ -111,7 +111,7 @@ export function plumbChatTransport(client: PlumbClient, options: PlumbChatTransp
         first = await turn.next();
       } catch (error) {
         controller.abort();
-        if (isPlumbClientError(error) && (error.code === 'route_unavailable' || error.code === 'not_found')) return null;
+        if (isPlumbClientError(error) && error.code === 'not_found') return null;
         throw error;
       }
       if (first.done === true) {

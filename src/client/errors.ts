@@ -7,7 +7,6 @@ import type { ErrorCatalogue } from '../core/index.js';
 export const clientErrorCodes = {
   request_failed: 'The request did not reach the server or its connection broke (network, CORS, an aborted fetch).',
   bad_response: 'The server answered something that is not the chat protocol (not JSON, a stream that is not SSE, an unexpected status).',
-  route_unavailable: 'The operation needs a route this server does not have (cancel, subscribe): give the client that route, or do without.',
 } as const satisfies ErrorCatalogue;
 
 export type ClientErrorCode = keyof typeof clientErrorCodes;
