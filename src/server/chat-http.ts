@@ -3,6 +3,7 @@ import { PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { languageProblem } from './chat-language.js';
 import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
+import { threadJson } from './thread-json.js';
 import type { ChatDeps } from './chat-deps.js';
 import { fieldsOf, textOf } from './engine-port.js';
 import type { EngineEvent } from './engine-port.js';
@@ -71,11 +72,12 @@ export function registerChatHttp(fastify: FastifyInstance, deps: ChatDeps): void
     if (sessionless(request.actor)) return { threads: [], next: null };
     // Pages with a cursor, and a search (`q`), where the engine has them (docs/protocol.md, "Threads and pages").
     const threads = deps.engine.threads;
-    if (threads.page === undefined) return { threads: await deps.engine.threads.list(request.actor, { limit: 100 }) };
+    if (threads.page === undefined) return { threads: (await threads.list(request.actor, { limit: 100 })).map(threadJson) };
     const { cursor, limit, q } = request.query;
     if (limit !== undefined && !/^\d+$/.test(limit)) return reply.status(400).send({ error: { code: 'bad_cursor', message: "'limit' is a whole number from 1 to 100." } });
     try {
-      return await threads.page({ actor: request.actor, ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: Number(limit) }), ...(q === undefined ? {} : { search: q }) });
+      const page = await threads.page({ actor: request.actor, ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit: Number(limit) }), ...(q === undefined ? {} : { search: q }) });
+      return { ...page, threads: page.threads.map(threadJson) };
     } catch (error) {
       if (!(error instanceof PlumbError && error.code === 'bad_cursor')) throw error;
       return reply.status(400).send({ error: { code: error.code, message: error.message } });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isPlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { allowed, csrfGuard, rateLimited, requestKeyOf, streamEvents } from './chat-http.js';
+import { threadJson } from './thread-json.js';
 import type { ChatDeps } from './chat-deps.js';
 import type { EngineEvent } from './engine-port.js';
 import type { ViewSink } from './thread-views.js';
@@ -85,7 +86,7 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
       if (body === null || typeof body !== 'object' || (typeof body.title !== 'string' && body.title !== null)) return badRequest(reply, 'Send {"title": "<the new title>"}, or {"title": null} for a generated one.');
       if (!(await allowed(request, reply, deps, 'threads'))) return reply;
       const title = body.title;
-      return owned(reply, async () => ({ thread: await rename({ actor: request.actor, threadId: request.params.id, title }) }));
+      return owned(reply, async () => ({ thread: threadJson(await rename({ actor: request.actor, threadId: request.params.id, title })) }));
     });
     deps.guard(`${url}threads/:id/rename/`, ['POST']);
   }
@@ -106,7 +107,10 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
       if (body === null || typeof body !== 'object' || typeof body.item !== 'string' || body.item === '') return badRequest(reply, 'Send {"item": "<the id of a message item of this thread>"}.');
       if (!(await allowed(request, reply, deps, 'threads'))) return reply;
       const itemId = body.item;
-      return owned(reply, async () => fork({ actor: request.actor, threadId: request.params.id, itemId }));
+      return owned(reply, async () => {
+        const forked = await fork({ actor: request.actor, threadId: request.params.id, itemId });
+        return { ...forked, thread: threadJson(forked.thread) };
+      });
     });
     deps.guard(`${url}threads/:id/fork/`, ['POST']);
   }
@@ -172,7 +176,7 @@ async function latestTurn(deps: ChatDeps, actor: Actor, threadId: string): Promi
     const found = await threads.view({ actor, threadId });
     return found.turns[found.turns.length - 1]?.id;
   } catch (error) {
-    if (isPlumbError(error) && error.code === 'thread_not_found') return undefined;
+    if (notYours(error)) return undefined;
     throw error;
   }
 }

@@ -47,6 +47,8 @@ describe('threads and pages over HTTP', () => {
     const steel = await conversation('hello', 'which parts are made of steel?');
     const first = await json<{ threads: Thread[]; next: string | null }>(await mine.fetch('/chat/threads/?limit=2'));
     expect(first.threads.map((thread) => thread.id)).toEqual([steel, made[2]]);
+    // What a client shows of a thread, never the journal's own state (its owner key, summary, router session).
+    expect(Object.keys(first.threads[0]!).sort()).toEqual(['createdAt', 'forkedFrom', 'id', 'title', 'titleSource', 'updatedAt']);
     expect(typeof first.next).toBe('string');
     const second = await json<{ threads: Thread[]; next: string | null }>(await mine.fetch(`/chat/threads/?limit=2&cursor=${encodeURIComponent(first.next!)}`));
     expect(second.threads.map((thread) => thread.id).slice(0, 2)).toEqual([made[1], made[0]]);
