@@ -176,3 +176,27 @@ describe('dates without a clock', () => {
     expect(noCalendar.outcome).toBe('unread');
   });
 });
+
+// A second question after ", and" is a clause of its own: a tool that reads one part never answers the whole.
+both(
+  'leaves a turn unread whose second question, after a comma and "and", is read but whose first is not',
+  { en: 'what portion of Apollo tasks is late, and how does that compare with order 4411?', 'pt-BR': 'qual parte das tarefas do Apollo está atrasada, e como isso se compara com o pedido 4411?' },
+  (plan) => {
+    expect(plan.outcome).toBe('unread');
+    expect(plan.steps.filter((s) => s.kind === 'tool')).toEqual([]);
+  },
+);
+
+both(
+  'cuts before a yes/no or where question after ", and" too',
+  { en: "what share of Apollo's budget is spent, and is order 4411 paid?", 'pt-BR': 'quanto do orçamento do Apollo foi gasto, e cadê o pedido 4411?' },
+  (plan) => {
+    expect(plan.outcome).toBe('unread');
+    expect(plan.steps.filter((s) => s.kind === 'tool')).toEqual([]);
+  },
+);
+
+both('keeps one clause where "and" joins values, not questions', { en: 'show orders 4411 and 4412', 'pt-BR': 'mostre os pedidos 4411 e 4412' }, (plan) => {
+  expect(plan.outcome).toBe('run');
+  expect(tools(plan)).toEqual(['get_order', 'get_order']);
+});

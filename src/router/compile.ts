@@ -93,6 +93,8 @@ export interface CompiledLanguage {
   readonly it: PhraseSet;
   /** Openers of a follow-up of the previous read ("and", "what about", "e o"). */
   readonly follow: PhraseSet;
+  /** Words that open a question ("how", "is", "como"): after ", and" they start a clause of their own. */
+  readonly question: PhraseSet;
   readonly availability: PhraseSet;
   readonly foreign: PhraseSet;
   readonly dates: DateGrammar;
@@ -213,6 +215,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     and: new PhraseSet(words.connectors['and'] ?? []),
     it: new PhraseSet(words.connectors['it'] ?? []),
     follow: new PhraseSet(words.connectors['follow'] ?? []),
+    question: new PhraseSet(words.connectors['question'] ?? []),
     availability: new PhraseSet(words.availability),
     foreign: new PhraseSet(words.foreign),
     dates: compileDateGrammar(language, words),

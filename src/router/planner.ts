@@ -441,7 +441,10 @@ function splitClauses(lang: CompiledLanguage, folded: string, whole: Clause): Cl
     const rest = folded.slice(m.end).trimStart();
     const next = rest.length === 0 ? '' : rest;
     const verb = [...lang.writeVerbs.all(next), ...lang.readVerbs.all(next)].some((v) => v.start === 0);
-    if (verb && !cuts.some((c) => c.start <= m.start && c.end >= m.end)) cuts.push(m);
+    // ", and how does that compare …": a second question; left in the first clause, a tool read for one
+    // part would answer it as if it were the whole.
+    const question = /,\s*$/.test(folded.slice(0, m.start)) && lang.question.all(next).some((v) => v.start === 0);
+    if ((verb || question) && !cuts.some((c) => c.start <= m.start && c.end >= m.end)) cuts.push(m);
   }
   cuts.sort((a, b) => a.start - b.start);
   const clauses: Clause[] = [];
