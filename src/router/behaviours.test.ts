@@ -200,3 +200,13 @@ both('keeps one clause where "and" joins values, not questions', { en: 'show ord
   expect(plan.outcome).toBe('run');
   expect(tools(plan)).toEqual(['get_order', 'get_order']);
 });
+
+both(
+  'leaves a total of one row read by its identifier unread: the words name no field of it',
+  { en: 'tell me, in a roundabout way, the sum order 4411 came to', 'pt-BR': 'me diga, de um jeito indireto, a soma a que o pedido 4411 chegou' },
+  (plan) => {
+    expect(plan.outcome).toBe('unread');
+    expect(plan.steps.some((s) => s.decidedBy.startsWith('U12 one row'))).toBe(true);
+  },
+  { compute: true },
+);

@@ -1,7 +1,7 @@
 /** Reading one turn into a TurnPlan: clauses, tools, arguments, dates, calculations, declines. */
 import type { JsonObject, JsonValue } from '../core/index.js';
 import type { ClauseView, Filled } from './arguments.js';
-import { fillArguments, isFreeText } from './arguments.js';
+import { fillArguments, isFreeText, looksLikeIdentifier } from './arguments.js';
 import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
 import { formatDate, formatDateTime, readClock } from './clock.js';
@@ -246,8 +246,14 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
       drafts.push({ ...blankDraft('decline', typed.join(', '), `compute off: ${typed.join(', ')} is a calculation, and this host runs none`) });
     } else {
       const reads = drafts.flatMap((d, i) => (d.kind === 'tool' && d.tool !== null && core.catalogue.tools.get(d.tool)?.effect === 'read' ? [i] : []));
+      const oneRow = reads.length === 1 && readsOneRow(lang, drafts[reads[0] as number] as Draft);
       for (const op of computeOps) {
         const operation = lang.computeKeys.get(op.phrase) as ComputeOperation;
+        // "the sum order 4411 came to": a total of one row's read is a field of that row, which the words do not name.
+        if (oneRow && ROW_AGGREGATES.has(operation)) {
+          drafts.push(unreadDraft(turn.slice(op.start, op.end), `U12 one row ${operation}`));
+          continue;
+        }
         const field = fieldAfter(turn, folded, lang, op.end);
         drafts.push({ ...blankDraft('compute', turn.slice(op.start, op.end), `C1 ${operation}${field === null ? '' : ` ${field}`}`), dependsOn: reads, compute: { operation, field } });
       }
@@ -469,6 +475,15 @@ function computeWords(turn: string, folded: string, lang: CompiledLanguage, ops:
 }
 
 /** The field a calculation is over: the first word after it that is no stopword (`average total` → `total`). */
+/** Calculations over several rows' values; over the one row a read by its identifier gives, none means anything. */
+const ROW_AGGREGATES: ReadonlySet<ComputeOperation> = new Set(['sum', 'average', 'minimum', 'maximum']);
+
+/** A read step that takes one row by its identifier ("order 4411"): one value for a required identifier parameter. */
+function readsOneRow(lang: CompiledLanguage, draft: Draft): boolean {
+  const tool = draft.tool === null ? undefined : lang.toolsByName.get(draft.tool);
+  return tool !== undefined && tool.parameters.some((p) => p.info.required && (looksLikeIdentifier(p.info.name) || p.pattern !== null) && typeof draft.args[p.info.name] === 'string');
+}
+
 function fieldAfter(turn: string, folded: string, lang: CompiledLanguage, from: number): string | null {
   const re = /[a-z0-9]+/g;
   re.lastIndex = from;
