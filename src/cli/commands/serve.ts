@@ -53,8 +53,10 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
     const worker = cluster.isWorker && process.env.PLUMB_WORKER_INDEX !== undefined;
     if (workers > 1 && !worker) return runPrimary({ workers, io, shutdown: () => signals.wait() });
     if (!worker) return serveOne(options, io, signals, { workers, worker, started });
+    // Listening from the start: a shutdown the primary asks for while this worker still starts is kept, not lost.
+    const shutdownAsked = primaryShutdown();
     try {
-      await serveOne(options, io, signals, { workers, worker, started });
+      await serveOne(options, io, signals, { workers, worker, started, shutdownAsked });
     } catch (error) {
       process.send?.({ type: 'plumb-failed', message: error instanceof Error ? error.message : String(error) } satisfies WorkerMessage);
       throw error;
@@ -66,7 +68,7 @@ export function registerServeCommand(program: Command, io: CliIo, signals: Shutd
 }
 
 /** One server process: the whole of `plumb serve` without --workers, or one worker of it. */
-async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSignals, run: { readonly workers: number; readonly worker: boolean; readonly started: number }): Promise<void> {
+async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSignals, run: { readonly workers: number; readonly worker: boolean; readonly started: number; readonly shutdownAsked?: Promise<void> }): Promise<void> {
   const { workers, worker, started } = run;
   const overrides: Record<string, unknown> = { ...providerOverrides(options) };
   if (options.port !== undefined) {
@@ -124,7 +126,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
   }
   if (worker) {
     process.send?.({ type: 'plumb-ready', url, banner: '' } satisfies WorkerMessage);
-    await Promise.race([signals.wait(), primaryShutdown()]);
+    await Promise.race([signals.wait(), run.shutdownAsked ?? primaryShutdown()]);
     await closeAll();
     return;
   }
