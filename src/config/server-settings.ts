@@ -136,4 +136,6 @@ export const serverSettingsShape = {
   viewMaxReplayItems: z.int().positive().default(10_000),
   /** Threads one WebSocket may subscribe to at once. */
   viewsPerSocket: z.int().positive().max(1000).default(16),
+  /** Longest wait for another process to stop a turn that a cancel asked it to stop; past it, 504 cancel_timeout. Milliseconds. */
+  cancelTimeoutMs: z.int().min(100).max(600_000).default(10_000),
 } as const;

@@ -1,4 +1,5 @@
 import type { Audit } from './audit.js';
+import type { CancelTurn } from './cancel-anywhere.js';
 import type { ChatEngine } from './engine-port.js';
 import type { MethodGuard } from './method-guard.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -15,6 +16,8 @@ export interface ChatDeps {
   /** The same base as clients reach it, under the mount's prefix (`/assistant/chat/`), for messages. */
   readonly publicUrl: string;
   readonly engine: ChatEngine;
+  /** Stops a thread's turn (`POST {url}cancel/`, the `cancel` frame): wherever it runs when the server follows threads, else in this process. Absent for an engine that cannot cancel. */
+  readonly cancel: CancelTurn | undefined;
   readonly signer: Signer;
   readonly permission: PermissionCallable | undefined;
   readonly rateLimiter: RateLimiter;

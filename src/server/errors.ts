@@ -29,6 +29,7 @@ export const serverErrorCodes = {
   server_closed: 'The server is shutting down, or the fetch handler was closed; it answers every request with 503.',
   secret_unavailable: 'The secret file next to the database (which signs router sessions when sessionSecret is not set) could not be created or read, or is too short.',
   views_unavailable: 'A WebSocket subscribe frame reached a server that serves no live thread views (it follows no threads: createServer or plumbChat without following).',
+  cancel_timeout: 'A cancel asked the process running the turn (another one) to stop it, and the turn did not end within cancelTimeoutMs; it may stop later: read the thread.',
   too_many_subscriptions: 'A WebSocket subscribe frame would make the socket follow more threads than viewsPerSocket; unsubscribe from one first.',
 } as const satisfies ErrorCatalogue;
 

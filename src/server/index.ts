@@ -34,7 +34,7 @@ export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
 export { connectRedis } from './redis-connection.js';
 export type { RedisConnection, RedisConnectionOptions } from './redis-connection.js';
 export { createLocalThreadEvents } from './thread-events.js';
-export type { ThreadEvents, ThreadNotice, ThreadListener } from './thread-events.js';
+export type { ThreadEvents, ThreadNotice, ThreadListener, TurnCancel, CancelListener } from './thread-events.js';
 export { createRedisThreadEvents } from './redis-thread-events.js';
 export type { RedisThreadEventsOptions } from './redis-thread-events.js';
 export { announceWrites } from './announcing-store.js';

@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { nanoid } from 'nanoid';
-import { PlumbError } from '../core/index.js';
+import { isPlumbError, PlumbError } from '../core/index.js';
 import { identifyActors } from './actor-hook.js';
 import { registerChatHttp } from './chat-http.js';
 import { registerThreadFollow } from './thread-follow-route.js';
@@ -10,6 +10,8 @@ import { registerQueueRoutes } from './queue-routes.js';
 import { createThreadViews } from './thread-views.js';
 import { frameCeiling, registerChatSocket, socketErrorHandler } from './chat-socket.js';
 import type { ChatDeps } from './chat-deps.js';
+import { cancelAnywhere } from './cancel-anywhere.js';
+import type { CancelTurn } from './cancel-anywhere.js';
 import { registerConsole } from './console-routes.js';
 import type { ServerErrorCode } from './errors.js';
 import { registerGraphql } from './graphql-route.js';
@@ -88,10 +90,26 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
         void views.close().then(() => done());
       });
     }
+    const cancel = engine.cancel?.bind(engine);
+    let cancelTurn: CancelTurn | undefined = cancel;
+    if (cancel !== undefined && following !== undefined) {
+      cancelTurn = cancelAnywhere(cancel, { store: following.store, events: following.events, timeoutMs: settings.cancelTimeoutMs });
+      // Another process's cancel of a turn that may run here: the sender checked the actor; a no-op where the turn does not run.
+      const stopListening = following.events.onCancel((request) => {
+        cancel({ threadId: request.threadId, mode: request.mode }).catch((error: unknown) => {
+          if (!(isPlumbError(error) && error.code === 'thread_not_found')) report(error, { source: 'cancel' });
+        });
+      });
+      instance.addHook('onClose', (_instance, done) => {
+        stopListening();
+        done();
+      });
+    }
     const deps: ChatDeps = {
       url: settings.url,
       publicUrl: `${base}${settings.url}`,
       engine,
+      cancel: cancelTurn,
       signer,
       permission: setup.permission,
       rateLimiter: setup.rateLimiter,

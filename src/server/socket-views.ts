@@ -22,11 +22,13 @@ type Send = (event: { readonly type: string } & Record<string, unknown>) => void
  * What one socket does with the frames that are not turns. A `subscribe` adds a live view of a
  * thread to the socket (its events are frames with a `seq`, which a turn's own events never have);
  * a socket holds at most `viewsPerSocket` at once, and every one of them ends with the socket.
- * A `cancel` stops the thread's active turn, the socket's own or any other, and is answered with
- * `cancel_result`.
+ * A `cancel` stops the thread's active turn, the socket's own or any other (in another process
+ * too, when the server follows threads), and is answered with `cancel_result`.
  */
 export function socketExtras(socket: WebSocket, raw: Socket | undefined, deps: ChatDeps, actor: Actor, send: Send, currentThread: () => string | undefined): { handle(frame: SocketExtraFrame): Promise<void>; close(): void } {
   const subscriptions = new Map<string, ThreadObserver>();
+  // Aborts the cancels that wait for another process when the socket ends.
+  const closed = new AbortController();
   const cork = corkEachTick(raw);
   const fail = (code: string, message: string, threadId?: string): void => send({ type: 'error', code, message, ...(threadId === undefined ? {} : { thread_id: threadId }) });
   const notFound = (threadId: string): void => fail('thread_not_found', 'No thread of yours has this id.', threadId);
@@ -69,16 +71,17 @@ export function socketExtras(socket: WebSocket, raw: Socket | undefined, deps: C
   };
 
   const cancel = async (frame: SocketExtraFrame): Promise<void> => {
-    const engineCancel = deps.engine.cancel?.bind(deps.engine);
+    const engineCancel = deps.cancel;
     if (engineCancel === undefined) return fail('bad_event', 'This server cannot cancel turns.');
     const threadId = threadOf(frame);
     if (threadId === undefined) return fail('bad_event', 'A cancel frame names its thread (or follows the socket\'s own): {"type":"cancel","thread":"<thread id>","mode":"immediate"|"graceful"}.');
     if (frame.mode !== undefined && frame.mode !== 'immediate' && frame.mode !== 'graceful') return fail('bad_event', "'mode' is immediate or graceful.");
     try {
-      const turn = await engineCancel({ threadId, mode: frame.mode === 'graceful' ? 'graceful' : 'immediate', actor });
+      const turn = await engineCancel({ threadId, mode: frame.mode === 'graceful' ? 'graceful' : 'immediate', actor, signal: closed.signal });
       send({ type: 'cancel_result', thread_id: threadId, turn: turn === undefined ? null : { id: turn.id, status: turn.status, failure_code: turn.failureCode } });
     } catch (error) {
       if (isPlumbError(error) && (error.code === 'thread_not_found' || error.code === 'session_required')) return notFound(threadId);
+      if (isPlumbError(error) && error.code === 'cancel_timeout') return fail(error.code, error.message, threadId);
       throw error;
     }
   };
@@ -94,6 +97,7 @@ export function socketExtras(socket: WebSocket, raw: Socket | undefined, deps: C
       }
     },
     close() {
+      closed.abort();
       for (const observer of subscriptions.values()) observer.close();
       subscriptions.clear();
     },

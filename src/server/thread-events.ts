@@ -22,14 +22,31 @@ export interface ThreadNotice {
 export type ThreadListener = (notice: ThreadNotice) => void;
 
 /**
+ * A request that whichever process runs the thread's turn stop it: a cancel that reached a process
+ * where the turn does not run. Every process hears it and cancels locally, a no-op where the turn
+ * is not; the sender checked that the actor owns the thread.
+ */
+export interface TurnCancel {
+  readonly threadId: string;
+  readonly mode: 'immediate' | 'graceful';
+}
+
+export type CancelListener = (cancel: TurnCancel) => void;
+
+/**
  * The transport of thread notices between processes (Redis pub/sub: `createRedisThreadEvents`) or
- * inside one (`createLocalThreadEvents`). `publish` never throws and never waits; a listener sees
- * this process's own notices at once and other processes' as they arrive.
+ * inside one (`createLocalThreadEvents`), and of cancel requests to every process. `publish` and
+ * `requestCancel` never throw and never wait; a listener sees this process's own messages at once
+ * and other processes' as they arrive.
  */
 export interface ThreadEvents extends AsyncDisposable {
   publish(notice: ThreadNotice): void;
   /** Starts delivering the thread's notices to `listener`; returns its removal. */
   subscribe(threadId: string, listener: ThreadListener): () => void;
+  /** Asks every process, this one included, to stop the thread's turn where it runs. */
+  requestCancel(cancel: TurnCancel): void;
+  /** Starts delivering every process's cancel requests to `listener`; returns its removal. */
+  onCancel(listener: CancelListener): () => void;
   close(): Promise<void>;
 }
 
@@ -77,9 +94,30 @@ export class ThreadListeners {
   }
 }
 
+/** The listeners of cancel requests, shared by the transports. */
+export class CancelListeners {
+  readonly #listeners = new Set<CancelListener>();
+
+  add(listener: CancelListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  deliver(cancel: TurnCancel, report: (error: unknown) => void): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(cancel);
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+}
+
 /** Notices within one process: a single `plumb serve` without Redis. */
 export function createLocalThreadEvents(report: (error: unknown) => void = () => undefined): ThreadEvents {
   const listeners = new ThreadListeners();
+  const cancels = new CancelListeners();
   let closed = false;
   const close = (): Promise<void> => {
     closed = true;
@@ -90,6 +128,10 @@ export function createLocalThreadEvents(report: (error: unknown) => void = () =>
       if (!closed) listeners.deliver(notice, report);
     },
     subscribe: (threadId, listener) => listeners.add(threadId, listener).remove,
+    requestCancel: (cancel) => {
+      if (!closed) cancels.deliver(cancel, report);
+    },
+    onCancel: (listener) => cancels.add(listener),
     close,
     [Symbol.asyncDispose]: close,
   };

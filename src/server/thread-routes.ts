@@ -10,7 +10,8 @@ import type { ViewSink } from './thread-views.js';
 /**
  * Stop and retry, threads and pages, and live views over HTTP and SSE (docs/protocol.md):
  * `POST {url}cancel/`, `POST {url}retry/`, `GET {url}threads/:id/items/`, `POST {url}threads/:id/rename/`,
- * `…/delete/`, `…/fork/`, and `GET {url}threads/:id/view/`. Every route is the actor's own: another
+ * `…/delete/`, `…/fork/`, and `GET {url}threads/:id/view/`. A cancel reaches a turn running in another
+ * process when the server follows threads (cancel-anywhere.ts). Every route is the actor's own: another
  * actor's thread answers `404 not_found`, exactly as one that does not exist. A route whose engine
  * part is missing (a stand-in engine without `cancel`, a server without `following` for views) is
  * not registered.
@@ -20,7 +21,7 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
   const csrf = csrfGuard(deps);
   const threads = engine.threads;
 
-  const cancel = engine.cancel?.bind(engine);
+  const cancel = deps.cancel;
   if (cancel !== undefined) {
     fastify.post(`${url}cancel/`, { onRequest: csrf }, async (request, reply) => {
       const body = request.body as { thread?: unknown; mode?: unknown } | null;
@@ -30,10 +31,20 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
       if (!(await allowed(request, reply, deps, 'threads'))) return reply;
       const threadId = body.thread;
       const mode = body.mode === 'graceful' ? 'graceful' : 'immediate';
-      return owned(reply, async () => {
-        const turn = await cancel({ threadId, mode, actor: request.actor });
-        return { thread: threadId, turn: turn === undefined ? null : { id: turn.id, status: turn.status, failure_code: turn.failureCode } };
-      });
+      // The request stream closes as soon as its body is read; the response closing before it was written says the client went away.
+      const controller = new AbortController();
+      const abortOnClose = (): void => {
+        if (!reply.raw.writableEnded) controller.abort();
+      };
+      reply.raw.once('close', abortOnClose);
+      try {
+        return await owned(reply, async () => {
+          const turn = await cancel({ threadId, mode, actor: request.actor, signal: controller.signal });
+          return { thread: threadId, turn: turn === undefined ? null : { id: turn.id, status: turn.status, failure_code: turn.failureCode } };
+        });
+      } finally {
+        reply.raw.off('close', abortOnClose);
+      }
     });
     deps.guard(`${url}cancel/`, ['POST']);
   }
@@ -191,6 +202,7 @@ async function owned<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T 
   } catch (error) {
     if (notYours(error)) return notFound(reply);
     if (isPlumbError(error) && refusals.has(error.code)) return reply.status(400).send({ error: { code: error.code, message: error.message } });
+    if (isPlumbError(error) && error.code === 'cancel_timeout') return reply.status(504).send({ error: { code: error.code, message: error.message } });
     throw error;
   }
 }
