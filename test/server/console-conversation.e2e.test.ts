@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { z } from 'zod';
@@ -10,6 +10,10 @@ import type { ChatStack, PlumbServer, ThreadEvents } from '../../src/server/inde
 import { defineTool } from '../../src/tools/index.js';
 import { askConsole, launchChromium, openConsole } from '../support/console-page.js';
 import { tempDir } from '../support/temp.js';
+
+// Screenshots for a person to look at (not compared).
+const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts', 'console');
+mkdirSync(artifacts, { recursive: true });
 
 /**
  * The scripted model, whose answer the message's words choose:
@@ -200,6 +204,10 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     await expect.poll(() => queue.count()).toBe(2);
     expect(await queue.first().locator('.position').textContent()).toBe('Queued · 1');
     expect(await queue.last().locator('.position').textContent()).toBe('Queued · 2');
+    await page.screenshot({ path: join(artifacts, 'queue-while-streaming.png') });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: join(artifacts, 'queue-while-streaming-phone.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await queue.last().locator('button', { hasText: 'Remove' }).click();
     await expect.poll(() => queue.count()).toBe(1);
     await queue.first().locator('button', { hasText: 'Edit' }).click();
