@@ -31,8 +31,8 @@ export function createTransport(options) {
   let everOpened = false;
   // The live view the page follows, `{ thread, after, onView, onEnd }`: over the socket while it is
   // open (`subscribe` frames), else over SSE (`client.subscribe`), resumed from `after`, the last
-  // seq, on every new connection. Whether the server serves views at all is learned from the
-  // socket's answer to a subscription; a server that never opened a socket is asked over SSE.
+  // seq, on every new connection. Whether the server serves views at all the session says
+  // (`views_enabled`); failing that, the socket's answer to a subscription tells.
   let view;
   let viewsServed;
   let stopSse;
@@ -221,7 +221,9 @@ export function createTransport(options) {
     /** The console's view of the actor and the server. */
     async readSession() {
       const response = await fetch('/console/session', { credentials: 'same-origin' });
-      return response.json().catch(() => ({}));
+      const session = await response.json().catch(() => ({}));
+      if (typeof session.views_enabled === 'boolean') viewsServed = session.views_enabled;
+      return session;
     },
     /** Signs in as `user` (null: anonymous); resolves `{ ok, error? }`. */
     async signIn(user) {

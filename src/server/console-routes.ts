@@ -65,6 +65,8 @@ export function registerConsole(
     /** The chat routes as the browser reaches them (prefix included). */
     readonly chatUrl: string;
     readonly chatEnabled: boolean;
+    /** The chat serves live thread views (`GET {chat}threads/:id/view/`, `subscribe` frames). */
+    readonly viewsEnabled: boolean;
     readonly bodyLimitBytes: number;
     readonly info: ConsoleInfo;
     readonly login?: LoginDirectory;
@@ -110,6 +112,7 @@ export function registerConsole(
     users: options.login?.names ?? [],
     chat_url: options.chatUrl,
     chat_enabled: options.chatEnabled,
+    views_enabled: options.viewsEnabled,
     body_limit_bytes: options.bodyLimitBytes,
     provider: options.info.provider ?? null,
     model: options.info.model ?? null,

@@ -142,6 +142,6 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
     else guard(settings.url, ['POST'], 'WebSocket is not served here: stream a turn with POST …stream/.');
   }
   if (options.console !== false) {
-    registerConsole(instance, { base, signer, guard, sessionBudget: setup.sessionBudget, chatUrl: `${base}${settings.url}`, chatEnabled: engine !== undefined, bodyLimitBytes: bodyLimit, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
+    registerConsole(instance, { base, signer, guard, sessionBudget: setup.sessionBudget, chatUrl: `${base}${settings.url}`, chatEnabled: engine !== undefined, viewsEnabled: engine !== undefined && options.following !== undefined, bodyLimitBytes: bodyLimit, info: options.consoleInfo ?? {}, ...(options.login === undefined ? {} : { login: options.login }) });
   }
 }

@@ -192,6 +192,25 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     await context.close();
   });
 
+  it('follows a thread over SSE in a tab switched to SSE before it followed anything, since the session says views are served', async () => {
+    const context = await browser.newContext();
+    const first = await freshPage(context);
+    await askConsole(first, 'hello again');
+    await expect.poll(() => lastAnswer(first).textContent()).toBe('Echo.');
+    const second = await freshPage(context);
+    // Its socket opened, but it never subscribed over it: only the session can say views exist.
+    await second.click('#settings summary');
+    await second.check('#force-sse');
+    await expect.poll(() => second.textContent('#transport')).toBe('SSE (streaming fetch)');
+    await second.click('#settings summary');
+    await second.locator('#thread-list button').first().click();
+    await expect.poll(() => lastAnswer(second).textContent()).toBe('Echo.');
+    await askConsole(first, 'slow words again');
+    await expect.poll(() => lastAnswer(second).textContent()).toMatch(/^word0 word1 /);
+    await expect.poll(() => lastAnswer(second).textContent(), { timeout: 5000 }).toBe(words.join(''));
+    await context.close();
+  });
+
   it('queues a message sent while a turn runs, with its place; it is edited, another removed, and it runs after the turn', async () => {
     const page = await freshPage();
     await askConsole(page, 'slow words please');

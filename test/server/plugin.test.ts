@@ -116,7 +116,8 @@ describe('plumbChat mounted under a prefix in a host fastify app', () => {
     expect(transport).toContain("'/assistant/console/login'");
     expect(transport).not.toMatch(/'\/console\//);
     const session = (await (await fetch(`${host.url}/assistant/console/session`)).json()) as Json;
-    expect(session).toMatchObject({ chat_url: '/assistant/chat/', chat_enabled: true });
+    // Mounted without `following`: no live views, so the console does not ask for them.
+    expect(session).toMatchObject({ chat_url: '/assistant/chat/', chat_enabled: true, views_enabled: false });
     expect((await fetch(`${host.url}/assistant/console/console.css`)).status).toBe(200);
   });
 });
