@@ -510,6 +510,8 @@ function onEvent(event) {
   if (event.thread_id && event.thread_id !== state.thread) {
     rememberThread(event.thread_id);
     follow(event.thread_id);
+    // A new thread shows in the list while its first answer streams, not only once it is done.
+    void loadThreads();
   }
   if (event.type === 'queued') return queued(event);
   if (event.type === 'unqueued') return unqueued(event);
