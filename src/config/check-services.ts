@@ -6,8 +6,9 @@ import { storeLocation } from './store-location.js';
 
 /**
  * `plumb check` on the services a configuration shares between processes: a journal on PostgreSQL
- * (connects, reads the applied migrations, changes nothing) and Redis (connects and pings), each
- * within a bounded wait. pg and ioredis load only when configured.
+ * (connects, reads the applied migrations, changes nothing), Redis (connects and pings), each
+ * within a bounded wait, and each MCP server whose tools the app takes (starts or reaches it and
+ * lists its tools). pg, ioredis and the MCP client load only when configured.
  */
 export async function checkServices(config: PlumbConfig, root: string, problems: CheckProblem[], notes: string[]): Promise<void> {
   let journal: ReturnType<typeof storeLocation> | undefined;
@@ -29,6 +30,17 @@ export async function checkServices(config: PlumbConfig, root: string, problems:
     } catch (error) {
       if (!isPlumbError(error)) throw error;
       problems.push({ code: error.code, message: `store: ${error.message}` });
+    }
+  }
+  for (const [key, server] of Object.entries(config.mcpServers)) {
+    const { connectMcpServers } = await import('../mcp/index.js');
+    try {
+      const connected = await connectMcpServers({ [key]: server }, { cwd: root });
+      notes.push(`mcpServers.${key}: ${connected.tools.length} tool${connected.tools.length === 1 ? '' : 's'} (${connected.tools.map((tool) => tool.name).join(', ') || 'none'}).`);
+      await connected.close();
+    } catch (error) {
+      if (!isPlumbError(error)) throw error;
+      problems.push({ code: error.code, message: error.message });
     }
   }
   if (config.redis !== null) {

@@ -105,6 +105,17 @@ describe('the mcpServers setting', () => {
     expect(JSON.parse(held.stdout)).toMatchObject({ status: 'confirmation_required', tool: 'notes_write_note' });
   }, 60_000);
 
+  it('has plumb check start each server: the tools of one that answers as a note, one that cannot start as its problem', async () => {
+    const config = join(dir.path, 'check.config.json');
+    const fixture = join(import.meta.dirname, 'fixtures', 'notes-server.ts');
+    writeFileSync(config, JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), fixture] }, gone: { command: join(dir.path, 'no-such-program') } } }));
+    const run = await plumb('check', '--demo', '--database', ':memory:', '--config', config, '--json');
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { problems: { code: string; message: string }[]; notes: string[] };
+    expect(report.problems).toEqual([{ code: 'mcp_server_unavailable', message: expect.stringMatching(/^The MCP server 'gone' \(mcpServers\.gone\) could not be started/) }]);
+    expect(report.notes).toContain('mcpServers.notes: 2 tools (notes_read_note, notes_write_note).');
+  }, 60_000);
+
   it('names the server that cannot start: mcp_server_unavailable', async () => {
     const config = join(dir.path, 'broken.config.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { gone: { command: join(dir.path, 'no-such-program') } } }));
