@@ -129,3 +129,26 @@ describe('every answer in one error shape, never echoing the request', () => {
     expectPlumbError(await response.json(), 'method_not_allowed');
   });
 });
+
+describe('a server shutting down', () => {
+  it('answers a request that arrives while it closes 503 server_closed, in the one shape, and closes the connection', async () => {
+    const running = await startServer(createFakeEngine());
+    const { port } = new URL(running.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    // The request has begun on the connection (so it is not idle) when the server starts to close; its headers end after.
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = running.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write('\r\n');
+    await ended;
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expectPlumbError(rawBody(text), 'server_closed');
+  });
+});
