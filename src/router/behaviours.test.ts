@@ -210,3 +210,11 @@ both(
   },
   { compute: true },
 );
+
+both(
+  'cuts before how, who or where after "and" even without a comma: the first question alone is not the whole',
+  { en: 'show me order 4411 and who placed it', 'pt-BR': 'mostre o pedido 4411 e quem fez ele' },
+  (plan) => {
+    expect(plan.outcome).toBe('unread');
+  },
+);

@@ -93,8 +93,10 @@ export interface CompiledLanguage {
   readonly it: PhraseSet;
   /** Openers of a follow-up of the previous read ("and", "what about", "e o"). */
   readonly follow: PhraseSet;
-  /** Words that open a question ("how", "is", "como"): after ", and" they start a clause of their own. */
+  /** Words that open a second question ("how", "where", "como"): after "and" they start a clause of their own. */
   readonly question: PhraseSet;
+  /** Words that open a question but also join a relative clause ("is", "were", "quantos"): a clause of their own only after ", and". */
+  readonly yesNo: PhraseSet;
   readonly availability: PhraseSet;
   readonly foreign: PhraseSet;
   readonly dates: DateGrammar;
@@ -216,6 +218,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
     it: new PhraseSet(words.connectors['it'] ?? []),
     follow: new PhraseSet(words.connectors['follow'] ?? []),
     question: new PhraseSet(words.connectors['question'] ?? []),
+    yesNo: new PhraseSet(words.connectors['yes_no'] ?? []),
     availability: new PhraseSet(words.availability),
     foreign: new PhraseSet(words.foreign),
     dates: compileDateGrammar(language, words),

@@ -14,7 +14,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
     connectors: {
       and: ['and', 'plus'], then: ['then', 'and then', 'after that', 'afterwards'], it: ['it', 'that', 'this one', 'them'],
       follow: ['and', 'what about', 'how about', 'and what about', 'and how about', 'and for', 'same for', 'now'],
-      question: ['how', 'why', 'who', 'whose', 'where', 'is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could', 'should', 'will', 'would'],
+      question: ['how', 'why', 'who', 'whose', 'where'],
+      yes_no: ['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could', 'should', 'will', 'would'],
     },
     compute: {
       count: ['how many', 'count', 'number of'],
@@ -70,7 +71,8 @@ export const DEFAULT_WORDS: Readonly<Record<'en' | 'pt-BR', VocabularyInput>> = 
     connectors: {
       and: ['e', 'mais'], then: ['depois', 'e depois', 'em seguida', 'entao', 'e entao'], it: ['nele', 'nela', 'a ele', 'a ela', 'isso', 'nisso', 'dele', 'dela'],
       follow: ['e', 'e o', 'e a', 'e os', 'e as', 'e quanto a', 'e quanto ao', 'e sobre', 'e do', 'e da', 'e para', 'agora'],
-      question: ['como', 'por que', 'porque', 'quem', 'onde', 'cade', 'qual', 'quais', 'quanto', 'quanta', 'quantos', 'quantas', 'o que', 'quando', 'sera que', 'existe', 'tem', 'ha', 'esta', 'estao'],
+      question: ['como', 'por que', 'porque', 'quem', 'onde', 'cade'],
+      yes_no: ['qual', 'quais', 'quanto', 'quanta', 'quantos', 'quantas', 'o que', 'quando', 'sera que', 'existe', 'tem', 'ha', 'esta', 'estao'],
     },
     compute: {
       count: ['quantos', 'quantas', 'contar', 'conte', 'numero de'],

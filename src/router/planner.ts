@@ -6,7 +6,7 @@ import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
 import { formatDate, formatDateTime, readClock } from './clock.js';
 import type { ClauseDate, DataReading, PreviousStep } from './data-reader.js';
-import type { CompiledLanguage, CompiledTool } from './compile.js';
+import type { CompiledLanguage, CompiledTool, PhraseSet } from './compile.js';
 import type { DateMention } from './dates.js';
 import { findDates } from './dates.js';
 import type { RouterCore } from './router-core.js';
@@ -447,9 +447,10 @@ function splitClauses(lang: CompiledLanguage, folded: string, whole: Clause): Cl
     const rest = folded.slice(m.end).trimStart();
     const next = rest.length === 0 ? '' : rest;
     const verb = [...lang.writeVerbs.all(next), ...lang.readVerbs.all(next)].some((v) => v.start === 0);
-    // ", and how does that compare …": a second question; left in the first clause, a tool read for one
-    // part would answer it as if it were the whole.
-    const question = /,\s*$/.test(folded.slice(0, m.start)) && lang.question.all(next).some((v) => v.start === 0);
+    // "… and how does that compare …", "…, and is it paid?": a second question; left in the first
+    // clause, a tool read for one part would answer it as if it were the whole.
+    const opens = (words: PhraseSet): boolean => words.all(next).some((v) => v.start === 0);
+    const question = opens(lang.question) || (/,\s*$/.test(folded.slice(0, m.start)) && opens(lang.yesNo));
     if ((verb || question) && !cuts.some((c) => c.start <= m.start && c.end >= m.end)) cuts.push(m);
   }
   cuts.sort((a, b) => a.start - b.start);
