@@ -11,31 +11,10 @@ import { tempDirEach } from '../../test/support/temp.js';
 import { parseConfig } from '../config/index.js';
 import { createServer } from './create-server.js';
 import { createRedisThreadEvents } from './redis-thread-events.js';
+import { readSseRecords } from '../../test/support/sse.js';
+import type { SseRecord } from '../../test/support/sse.js';
 
 const fixture = join(import.meta.dirname, 'journal-child.fixture.ts');
-
-/** The `event:`/`data:` records of an SSE body, as they arrive, until `stop` says enough. */
-async function readEvents(body: ReadableStream<Uint8Array>, stop: (events: { event: string; data: unknown }[]) => boolean): Promise<{ event: string; data: unknown }[]> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const events: { event: string; data: unknown }[] = [];
-  let buffer = '';
-  while (!stop(events)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.+)$/m.exec(block)?.[1];
-      const data = /^data: (.+)$/m.exec(block)?.[1];
-      if (event !== undefined && data !== undefined) events.push({ event, data: JSON.parse(data) as unknown });
-    }
-  }
-  await reader.cancel();
-  return events;
-}
 
 describeWithRedis('following a thread from another process', (redis) => {
   const dir = tempDirEach('plumb-follow-');
@@ -69,11 +48,11 @@ describeWithRedis('following a thread from another process', (redis) => {
     const child = readyChild<{ done: boolean }>(fixture, [path, redis.url, prefix, 'turns', thread.id, String(turns)]);
     await child.ready;
     child.go();
-    const completed = (list: { event: string; data: unknown }[]) => list.filter((record) => record.event === 'turn' && (record.data as { status: string }).status === 'completed').length;
-    const followed = readEvents(response.body!, (list) => completed(list) >= turns && list.filter((record) => record.event === 'item').length >= 4 * turns);
+    const completed = (list: SseRecord[]) => list.filter((record) => record.event === 'turn' && (record.data as { status: string }).status === 'completed').length;
+    const followed = readSseRecords(response.body!, (list) => completed(list) >= turns && list.filter((record) => record.event === 'item').length >= 4 * turns);
     await child.done;
     const seen = await followed;
-    const items = seen.filter((record) => record.event === 'item').map((record) => record.data as ItemRecord);
+    const items = seen.filter((record) => record.event === 'item').map((record) => record.data as unknown as ItemRecord);
     const journal = await store.listItems(thread.id);
     expect(items.map((item) => item.ordinal)).toEqual(journal.map((item) => item.ordinal));
     expect(items.map((item) => item.id)).toEqual(journal.map((item) => item.id));

@@ -10,6 +10,7 @@ import type { PlumbConfigInput, ThreadEvents } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { startServer } from './harness.js';
 import type { Running } from './harness.js';
+import { readSseRecords } from '../support/sse.js';
 
 /**
  * A real engine for the stop, retry, pages and views tests: a scripted model, whose answer the
@@ -90,24 +91,8 @@ export async function startThreadKit(settings: PlumbConfigInput = {}): Promise<T
 
 /** The `data:` events of an SSE body as they arrive, until `enough` says so (then the body is cancelled). */
 export async function readEvents(response: Response, enough: (events: Record<string, unknown>[]) => boolean): Promise<Record<string, unknown>[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: Record<string, unknown>[] = [];
-  let buffer = '';
-  while (!enough(events)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = /^data: (.+)$/m.exec(block)?.[1];
-      if (data !== undefined) events.push(JSON.parse(data) as Record<string, unknown>);
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return events;
+  const records = await readSseRecords(response.body!, (seen) => enough(seen.map((record) => record.data)));
+  return records.map((record) => record.data);
 }
 
 export const alice = { 'x-plumb-user': 'alice' };
