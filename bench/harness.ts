@@ -78,3 +78,20 @@ export function formatNumber(value: number): string {
 export function machineLine(): string {
   return `${new Date().toISOString().slice(0, 10)} · node ${process.version} · ${os.cpus().length} cores · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`;
 }
+
+/**
+ * A gate for N clients that start together: each awaits `arrive()` once it is connected, `everyone`
+ * resolves when all have, and `release()` lets them all go (so that connecting is not timed).
+ */
+export function startingGate(clients: number): { readonly arrive: () => Promise<void>; readonly everyone: Promise<void>; readonly release: () => void } {
+  let arrived = 0;
+  let allArrived = (): void => undefined;
+  const everyone = new Promise<void>((resolve) => (allArrived = resolve));
+  let release = (): void => undefined;
+  const go = new Promise<void>((resolve) => (release = resolve));
+  const arrive = (): Promise<void> => {
+    if (++arrived === clients) allArrived();
+    return go;
+  };
+  return { arrive, everyone, release };
+}

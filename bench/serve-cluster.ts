@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { printTable, summarize } from './harness.js';
+import { printTable, startingGate, summarize } from './harness.js';
 
 const root = join(import.meta.dirname, '..');
 const ticks = 100; // USER_HZ: /proc's CPU times are in 1/100 s
@@ -142,15 +142,7 @@ interface LoadResult {
 
 async function load(running: Running, client: Client, clients: number, plan: ClientPlan): Promise<LoadResult> {
   const result: Measured = { latencies: [], turnNumbers: [], errors: 0 };
-  let arrived = 0;
-  let allArrived = (): void => undefined;
-  const everyone = new Promise<void>((resolve) => (allArrived = resolve));
-  let release = (): void => undefined;
-  const go = new Promise<void>((resolve) => (release = resolve));
-  const arrive = (): Promise<void> => {
-    if (++arrived === clients) allArrived();
-    return go;
-  };
+  const { arrive, everyone, release } = startingGate(clients);
   const runs = Promise.all(Array.from({ length: clients }, () => client(running.url, plan, result, arrive)));
   await everyone;
   const { primary, workers } = running.serving();

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { machineLine, printTable, summarize } from './harness.js';
+import { machineLine, printTable, startingGate, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
 import { runClusterBench } from './serve-cluster.js';
 
@@ -274,15 +274,7 @@ async function runLoad(server: ServerProcess, transport: 'sse' | 'websocket', cl
   const result: Measured = { latencies: [], turnNumbers: [], errors: 0 };
   // Every client connects first; the turns start together once all are connected, so that the
   // measured run has all N clients at once (and connecting is not counted as turn time).
-  let arrived = 0;
-  let allArrived = (): void => undefined;
-  const everyone = new Promise<void>((resolve) => (allArrived = resolve));
-  let release = (): void => undefined;
-  const go = new Promise<void>((resolve) => (release = resolve));
-  const arrive = (): Promise<void> => {
-    if (++arrived === clients) allArrived();
-    return go;
-  };
+  const { arrive, everyone, release } = startingGate(clients);
   const running = Promise.all(Array.from({ length: clients }, () => (transport === 'sse' ? sseClient(server.url, plan, result, arrive) : wsClient(server.url, plan, result, arrive))));
   await everyone;
   const serverBefore = await server.cpu();
