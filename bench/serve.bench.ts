@@ -43,7 +43,7 @@ async function serverMain(dir: string): Promise<void> {
   const { createDemoApp } = await import('../src/demo/index.js');
   const { createChatStack, createServer, parseConfig } = await import('../src/server/index.js');
   const app = await createDemoApp({ path: ':memory:' });
-  const config = parseConfig({ store: join(dir, 'chat.sqlite'), provider: `scripted:${join(dir, 'script.json')}`, router: 'off', rateLimit: { requests: null }, websocketMaxBufferedBytes: 4 * 1024 * 1024 });
+  const config = parseConfig({ store: join(dir, 'chat.sqlite'), provider: `scripted:${join(dir, 'script.json')}`, router: 'off', rateLimit: { requests: null, sessions: null }, websocketMaxBufferedBytes: 4 * 1024 * 1024 });
   const stack = await createChatStack({ app, config });
   const server = await createServer({ app, engine: stack.engine, settings: config, console: false });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });
