@@ -14,14 +14,9 @@ import { join } from 'node:path';
 import { caseOpener, demoConfirmedTools, demoFixture, formatReport, loadDataset, metricsOf, runDataset } from '../src/evals/index.js';
 import type { TurnResult } from '../src/evals/index.js';
 import type { Benchmark } from './harness.js';
-import { machineLine, printTable, summarize } from './harness.js';
+import { machineLine, option, printTable, summarize } from './harness.js';
 
 const DATASETS = join(import.meta.dirname, '..', 'evals', 'datasets');
-
-function option(args: readonly string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
 
 /** Case ids written `<prefix>-<family>-…` (the fresh held-out sets): the measures per family of question. */
 function printFamilies(results: readonly TurnResult[]): void {

@@ -95,3 +95,11 @@ export function startingGate(clients: number): { readonly arrive: () => Promise<
   };
   return { arrive, everyone, release };
 }
+
+/** The value after `name` in a bench's arguments (`--turns 300`), else `fallback`. */
+export function option(args: readonly string[], name: string): string | undefined;
+export function option(args: readonly string[], name: string, fallback: string): string;
+export function option(args: readonly string[], name: string, fallback?: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
+}

@@ -18,18 +18,13 @@ import { authenticateDemo, createDemoApp, demoActors, demoChatHost } from '../sr
 import type { Engine } from '../src/engine/index.js';
 import { createChatStack, createServer, parseConfig } from '../src/server/index.js';
 import type { Benchmark } from './harness.js';
-import { machineLine, measure, printTable, summarize } from './harness.js';
+import { machineLine, measure, option, printTable, summarize } from './harness.js';
 
 const TURNS: readonly (readonly [string, string])[] = [
   ['data read', 'which parts are made of steel?'],
   ['count', 'how many parts are made of steel?'],
   ['host tool (get_order)', 'show me order 4411'],
 ];
-
-function option(args: readonly string[], name: string, fallback: string): string {
-  const index = args.indexOf(name);
-  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
-}
 
 /** Reads a turn's events to its end; returns what the plan said and whether it finished. */
 async function turn(engine: Engine, text: string, requestKey: string): Promise<string> {

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { machineLine, printTable, startingGate, summarize } from './harness.js';
+import { machineLine, option, printTable, startingGate, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
 import { runClusterBench } from './serve-cluster.js';
 
@@ -319,11 +319,6 @@ async function timeToReady(dir: string): Promise<{ reported: number; wall: numbe
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   return { reported, wall };
-}
-
-function option(args: readonly string[], name: string, fallback: string): string {
-  const index = args.indexOf(name);
-  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
 }
 
 const benchmark: Benchmark = {

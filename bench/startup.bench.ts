@@ -14,16 +14,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { machineLine, printTable, summarize } from './harness.js';
+import { machineLine, option, printTable, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
-
-function option(args: readonly string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
 
 async function install(project: string): Promise<void> {
   if (existsSync(join(project, 'node_modules', '.bin', 'plumb'))) return;

@@ -52,7 +52,7 @@ import type { ScriptInput } from '../src/providers/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import type { Store } from '../src/store/index.js';
 import { defineTool } from '../src/tools/index.js';
-import { machineLine, printTable, summarize } from './harness.js';
+import { machineLine, option, printTable, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
 
 const root = join(import.meta.dirname, '..');
@@ -658,11 +658,6 @@ async function compactionBench(dir: string, turns: number, samples: number): Pro
 }
 
 // ---- the run --------------------------------------------------------------------------------
-
-function option(args: readonly string[], name: string, fallback: string): string {
-  const index = args.indexOf(name);
-  return index >= 0 ? (args[index + 1] ?? fallback) : fallback;
-}
 
 function median(values: readonly number[]): number {
   return summarize(values).median;
