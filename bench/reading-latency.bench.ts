@@ -95,9 +95,11 @@ const benchmark: Benchmark = {
         child.once('message', (message: { url: string }) => resolve(message.url));
         child.once('exit', (code) => reject(new Error(`the server process exited (${String(code)}) before listening`)));
       });
-      const csrf = await fetch(`${base}/chat/csrf/`);
+      // The CSRF pair is bound to the session it is issued to: Alice's, so it is asked for as Alice.
+      const csrf = await fetch(`${base}/chat/csrf/`, { headers: { 'x-plumb-user': 'alice' } });
       const token = ((await csrf.json()) as { token: string }).token;
-      const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie: `plumb_csrf=${encodeURIComponent(token)}`, 'x-plumb-user': 'alice' };
+      const cookie = csrf.headers.getSetCookie().map((line) => line.split(';', 1)[0]).join('; ');
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': token, cookie, 'x-plumb-user': 'alice' };
       let key = 0;
       for (const [label, text] of TURNS) {
         const first = await turn(engine, text, `probe-${key++}`);
