@@ -29,7 +29,7 @@ import { driveTurn } from './router-turn.js';
 import { turnDiagnostics } from './diagnostics.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
 import { LiveSessions } from './live-sessions.js';
-import type { PlannedRunner } from './planned-port.js';
+import type { PlannedRunner } from '../planned/index.js';
 import { TurnRun, tailOrdinals } from './turn-run.js';
 import { TurnSlots } from './turn-slots.js';
 import { ThreadTails } from './thread-tails.js';

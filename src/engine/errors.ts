@@ -1,4 +1,5 @@
 import type { ErrorCatalogue } from '../core/index.js';
+import { plannedErrorCodes } from '../planned/index.js';
 
 /**
  * Every code the engine answers with, in `error` events, failed turns and thrown misuse.
@@ -34,7 +35,7 @@ export const engineErrorCodes = {
   bad_cursor: 'A page was asked for with a cursor, ordinal or limit that no page gives (a cursor of another list, a negative ordinal, a limit that is not a positive whole number).',
   bad_title: 'A thread title must be text of 1 to 200 characters.',
   fork_point_invalid: 'A thread is forked from one of its messages: the id of a user_text or assistant_text item of that thread.',
-  deadline_exceeded: 'The turn ran past its deadline (turnDeadlineSeconds; for a planned turn, one of its stage deadlines) and was stopped.',
+  deadline_exceeded: plannedErrorCodes.deadline_exceeded,
   rate_limited: 'The actor exceeded a request or token budget; retry after retry_after_seconds.',
   confirmation_required_transport: 'The write needs a confirmation and plain HTTP cannot pause; use SSE or WebSocket.',
   tool_refused: 'A tool result: the router\'s tool check refused a call the model proposed (the reason says why); it was not run.',

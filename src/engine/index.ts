@@ -24,7 +24,8 @@ export type {
   QuestionEvent,
   QuestionChoice,
 } from './events.js';
-export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from './planned-port.js';
+// The planned port is planned's (the side the engine calls); re-exported for hosts that import it from the engine.
+export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from '../planned/index.js';
 export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
 export { engineErrorCodes } from './errors.js';
 export type { EngineErrorCode } from './errors.js';

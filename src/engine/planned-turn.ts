@@ -3,7 +3,7 @@ import type { JsonValue } from '../core/index.js';
 import { toMessages } from './history.js';
 import type { ItemRecord } from '../store/index.js';
 import { itemText, newItems, retryReason } from './journal.js';
-import type { PlannedPort } from './planned-port.js';
+import type { PlannedPort } from '../planned/index.js';
 import { execute, reportCall } from './tool-step.js';
 import { errorCodeOf } from './turn-state.js';
 import { modelLoop } from './turn-loop.js';

@@ -6,7 +6,7 @@ import type { Dispatcher } from '../tools/index.js';
 import type { EventChannel } from './event-channel.js';
 import type { ChatEvent, DoneEvent } from './events.js';
 import type { HookBus } from './hooks.js';
-import type { PlannedRunner } from './planned-port.js';
+import type { PlannedRunner } from '../planned/index.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
 import { newItems, withoutStoredResult } from './journal.js';
 import { unansweredQuestions, unansweredResult } from './questions.js';
