@@ -1,5 +1,5 @@
 import { buildRoundMessages } from './context-step.js';
-import { newItems } from './journal.js';
+import { newItems } from './shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
 import type { JsonValue } from '../core/index.js';

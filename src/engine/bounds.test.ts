@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../providers/index.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 import { parseEngineSettings } from './index.js';
 import type { EngineSettingsInput } from './index.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { collect } from './index.js';
 import type { ChatEvent } from './index.js';
-import { alice, key, trackedKits } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

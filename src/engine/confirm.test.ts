@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collect } from './index.js';
-import { alice, bob, key, trackedKits } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, bob, key, trackedKits } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

@@ -3,7 +3,7 @@ import type { ItemRecord } from '../store/index.js';
 import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from './context-budget.js';
 import { selectContext, toMessages, transcript } from './history.js';
 import { perMessage } from './tokens.js';
-import { newItems, toolResultOf } from './journal.js';
+import { newItems, toolResultOf } from './shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
 

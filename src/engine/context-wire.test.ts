@@ -6,7 +6,7 @@ import { WireServer, sse } from '../providers/test-support/wire-server.js';
 import type { WireReply } from '../providers/test-support/wire-server.js';
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
-import { alice, key } from './test-support.js';
+import { alice, key } from '../../test/support/engine-kit.js';
 
 const openai = WIRE_FIXTURES.find((fixture) => fixture.name === 'openai')!;
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { collect } from './index.js';
-import { alice, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, makeKit } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 import { tempDirEach } from '../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-crash-');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf } from './journal.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { errorOf } from './shared/index.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

@@ -3,7 +3,7 @@ import type { JsonValue } from '../core/index.js';
 import { createPlannedRunner, plannedSettingsSchema } from '../planned/index.js';
 import { createScriptedProvider } from '../providers/index.js';
 import type { HookPayloads } from './index.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

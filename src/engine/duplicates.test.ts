@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../providers/index.js';
 import { collect } from './index.js';
 import type { ChatEvent, EngineSettingsInput } from './index.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { anonymous } from '../core/index.js';
 import { collect, createEngine } from './index.js';
 import { createMemoryStore } from '../store/index.js';
-import { alice, bob, key, trackedKits } from './test-support.js';
+import { alice, bob, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

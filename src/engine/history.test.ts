@@ -3,8 +3,8 @@ import type { ItemRecord, ListItemsOptions, Store } from '../store/index.js';
 import { createMemoryStore } from '../store/index.js';
 import type { ChatMessage } from '../providers/index.js';
 import { selectContext, toMessages } from './history.js';
-import { alice, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, makeKit } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 import type { EngineSettingsInput } from './settings.js';
 
 const kits: Kit[] = [];

@@ -3,7 +3,7 @@ export { createEngine } from './engine.js';
 export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, ThreadView, AnswerRequest, QueueChange } from './engine.js';
 export type { ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread-ops.js';
 export { maxPageItems, maxPageBytes, generatedTitle } from './thread-ops.js';
-export { collect } from './events.js';
+export { collect } from './shared/index.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -23,15 +23,15 @@ export type {
   SteerEvent,
   QuestionEvent,
   QuestionChoice,
-} from './events.js';
+} from './shared/index.js';
 // The planned port is planned's (the side the engine calls); re-exported for hosts that import it from the engine.
 export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from '../planned/index.js';
 export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
-export { engineErrorCodes } from './errors.js';
-export type { EngineErrorCode } from './errors.js';
+export { engineErrorCodes } from './shared/index.js';
+export type { EngineErrorCode } from './shared/index.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';
 export type { EngineSettings, EngineSettingsInput } from './settings.js';
-export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './hooks.js';
+export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
 export { buildSystemPrompt, groundingRules } from './system-prompt.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
 export { storeConfirmations } from './confirmation-adapter.js';

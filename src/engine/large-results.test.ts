@@ -6,8 +6,8 @@ import { defineTool } from '../tools/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
-import type { ChatEvent } from './events.js';
-import { alice, bob, key } from './test-support.js';
+import type { ChatEvent } from './shared/index.js';
+import { alice, bob, key } from '../../test/support/engine-kit.js';
 
 const engines: Engine[] = [];
 afterEach(async () => {

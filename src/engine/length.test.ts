@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/index.js';
-import { alice, key, trackedKits } from './test-support.js';
-import { routerKit } from './test-support/router.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
+import { routerKit } from '../../test/support/engine-router-kit.js';
 
 const kit = trackedKits();
 

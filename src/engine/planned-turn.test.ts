@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlannedRunner, plannedSettingsSchema } from '../planned/index.js';
 import { createScriptedProvider } from '../providers/index.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

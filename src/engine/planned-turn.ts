@@ -2,7 +2,7 @@ import { canonicalJson } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { toMessages } from './history.js';
 import type { ItemRecord } from '../store/index.js';
-import { itemText, newItems, retryReason } from './journal.js';
+import { itemText, newItems, retryReason } from './shared/index.js';
 import type { PlannedPort } from '../planned/index.js';
 import { execute, reportCall } from './tool-step.js';
 import { errorCodeOf } from './turn-state.js';

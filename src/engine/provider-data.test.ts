@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest, Provider, ProviderEvent } from '../providers/index.js';
 import { openSqliteStore } from '../store/index.js';
 import { createEngine } from './index.js';
-import { alice, key, testTools } from './test-support.js';
+import { alice, key, testTools } from '../../test/support/engine-kit.js';
 
 /** A provider that answers a tool call carrying opaque state (as Gemini's thought signature), then text, and keeps every request. */
 function signingProvider(): Provider & { readonly requests: CompletionRequest[] } {

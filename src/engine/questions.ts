@@ -4,10 +4,10 @@ import type { ItemRecord, NewItem } from '../store/index.js';
 import type { TurnPlan } from '../router/index.js';
 import { isQuestion } from '../tools/index.js';
 import type { QuestionResult } from '../tools/index.js';
-import type { QuestionEvent } from './events.js';
-import { answerOf, newItems, questionOf } from './journal.js';
-import type { QuestionData } from './journal.js';
-import type { TurnRun } from './turn-run.js';
+import type { QuestionEvent } from './shared/index.js';
+import { answerOf, newItems, questionOf } from './shared/index.js';
+import type { QuestionData } from './shared/index.js';
+import type { RunSink } from './shared/index.js';
 
 /**
  * Questions to the person (docs/engine.md, "Questions"). A tool's result (`askUser`, the built-in
@@ -88,7 +88,7 @@ export function unansweredResult(question: QuestionData, reason: string): JsonVa
 }
 
 /** The question a call's result puts, as the journal keeps it. */
-export function questionFromResult(run: TurnRun, call: ToolCallPart, result: QuestionResult, step: number, index: number): QuestionData {
+export function questionFromResult(run: RunSink, call: ToolCallPart, result: QuestionResult, step: number, index: number): QuestionData {
   const asked = result.question;
   return {
     questionId: questionIdFor(run.turnId, step, index),
@@ -109,7 +109,7 @@ export function questionFromResult(run: TurnRun, call: ToolCallPart, result: Que
  * results and the questions are shown. Answering every question resumes the turn.
  */
 export async function askQuestions(
-  run: TurnRun,
+  run: RunSink,
   calls: readonly ToolCallPart[],
   results: readonly unknown[],
   items: readonly NewItem[],
@@ -140,7 +140,7 @@ export async function askQuestions(
 }
 
 /** The router's `ask`: its question, with the asking step's candidates as choices (free text always taken). */
-export function routerQuestion(run: TurnRun, plan: TurnPlan, text: string): QuestionData {
+export function routerQuestion(run: RunSink, plan: TurnPlan, text: string): QuestionData {
   const asking = plan.steps.find((step) => step.selection.question !== null) ?? plan.steps[0];
   const candidates = asking?.selection.candidates ?? [];
   return {

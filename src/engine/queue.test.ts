@@ -5,8 +5,8 @@ import { openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { collect } from './index.js';
 import type { ChatEvent } from './index.js';
-import { alice, bob, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, bob, key, makeKit } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 import { tempDirEach } from '../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-queue-');

@@ -1,11 +1,11 @@
 import type { ItemRecord, TurnRecord } from '../store/index.js';
-import type { ChatEvent, PlanEvent } from './events.js';
+import type { ChatEvent } from './shared/index.js';
 import type { ValueSource } from '../answers/index.js';
 import type { TurnPlan } from '../router/index.js';
-import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from './journal.js';
+import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from './shared/index.js';
 import { questionEvent } from './questions.js';
-import { describeMutation } from './tool-step.js';
-import { parsedArguments } from './turn-run.js';
+import { describeMutation, planEventOf } from './shared/index.js';
+import { parsedArguments } from './shared/index.js';
 
 /**
  * The events of a turn as its journal tells them (a repeated request key, a reconnecting client):
@@ -71,14 +71,4 @@ export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[])
     events.push({ ...base, type: 'error', code: error.code, message: error.message });
   }
   return events;
-}
-
-/** The `plan` event of a plan: its outcome, language and each step's kind, words, tool and arguments. */
-export function planEventOf(plan: TurnPlan): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
-  return {
-    type: 'plan',
-    outcome: plan.outcome,
-    language: plan.language,
-    steps: plan.steps.map((step) => ({ kind: step.kind, text: step.text, tool: step.selection.tool, arguments: step.selection.arguments })),
-  };
 }

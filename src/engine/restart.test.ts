@@ -7,8 +7,8 @@ import { openSqliteStore } from '../store/index.js';
 import type { Store } from '../store/index.js';
 import { collect } from './index.js';
 import { classifyInterrupted } from './restart.js';
-import { alice, key, makeKit } from './test-support.js';
-import type { Kit } from './test-support.js';
+import { alice, key, makeKit } from '../../test/support/engine-kit.js';
+import type { Kit } from '../../test/support/engine-kit.js';
 import { tempDirEach } from '../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-engine-');

@@ -3,7 +3,7 @@ import { ProviderError } from '../providers/index.js';
 import { collect } from './index.js';
 import { retryDecision, freshRetryState } from './retry-policy.js';
 import { parseEngineSettings } from './settings.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

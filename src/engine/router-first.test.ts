@@ -13,8 +13,8 @@ import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { ItemRecord, Store } from '../store/index.js';
 import { collect } from './index.js';
 import type { ChatEvent, ConfirmMutationEvent, PlanEvent } from './index.js';
-import { SECRET, demoRouter, routerKit } from './test-support/router.js';
-import type { RouterKit } from './test-support/router.js';
+import { SECRET, demoRouter, routerKit } from '../../test/support/engine-router-kit.js';
+import type { RouterKit } from '../../test/support/engine-router-kit.js';
 
 const alice = userActor('alice', ['admin']);
 let keys = 0;

@@ -1,6 +1,6 @@
 import { isPlumbError } from '../core/index.js';
 import { MAX_HISTORY, sessionFromJSON } from '../router/index.js';
-import { newItems } from './journal.js';
+import { newItems } from './shared/index.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
 import type { TurnRun } from './turn-run.js';
 

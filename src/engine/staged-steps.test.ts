@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, openSqliteStore } from '../store/index.js';
 import type { ChatEvent } from './index.js';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 import { tempDirEach } from '../../test/support/temp.js';
 
 const kit = trackedKits();

@@ -1,5 +1,5 @@
-import { newItems } from './journal.js';
-import type { TurnRun } from './turn-run.js';
+import { newItems } from './shared/index.js';
+import type { RunSink } from './shared/index.js';
 
 /** How long streamed text gathers before it is journaled as one draft (and then shown). Milliseconds. */
 export const draftBatchMs = 20;
@@ -16,14 +16,14 @@ export const draftBatchMs = 20;
  * step's own items carry its text.
  */
 export class TextDrafts {
-  readonly #run: TurnRun;
+  readonly #run: RunSink;
   readonly #step: number;
   #chunks: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> | undefined;
   #failure: Error | undefined;
 
-  constructor(run: TurnRun, step: number) {
+  constructor(run: RunSink, step: number) {
     this.#run = run;
     this.#step = step;
   }

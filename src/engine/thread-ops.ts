@@ -3,11 +3,11 @@ import type { JsonValue } from '../core/index.js';
 import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../store/index.js';
 import { activeTurnStatuses } from '../store/index.js';
 import type { TurnPlan } from '../router/index.js';
-import type { ConfirmMutationEvent, QuestionEvent } from './events.js';
-import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from './journal.js';
+import type { ConfirmMutationEvent, QuestionEvent } from './shared/index.js';
+import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from './shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
-import { planEventOf } from './replay.js';
-import { describeMutation } from './tool-step.js';
+import { planEventOf } from './shared/index.js';
+import { describeMutation } from './shared/index.js';
 
 /**
  * The threads as a person manages them (docs/engine.md, "Threads"): pages of threads and items,

@@ -1,10 +1,10 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import type { BeginTurnResult, QueuedMessage, Store } from '../store/index.js';
-import type { EventChannel } from './event-channel.js';
-import type { ChatEvent } from './events.js';
+import type { EventChannel } from './shared/index.js';
+import type { ChatEvent } from './shared/index.js';
 import type { QueuedView } from './thread-ops.js';
-import type { TurnRun } from './turn-run.js';
+import type { RunSink } from './shared/index.js';
 
 /** Who waits on a queued message: the stream of the `send` that queued it. */
 interface Waiter {
@@ -152,7 +152,7 @@ export class ThreadQueue {
    * Before a model round: the messages sent now join the running turn, each as a `user_text` item
    * (and its leaving the queue) in one store transaction, shown with a `steer` event.
    */
-  async join(run: TurnRun): Promise<void> {
+  async join(run: RunSink): Promise<void> {
     const threadId = run.thread.id;
     if (!this.#steered.has(threadId)) return;
     this.#steered.delete(threadId);

@@ -4,10 +4,10 @@ import type { NewItem } from '../store/index.js';
 import { askUserToolName, firstPage, isCancelled, isConfirmationRequired, isQuestion, readResultToolName } from '../tools/index.js';
 import { afterTools } from './decide.js';
 import type { Completion, Plan, PlannedCall } from './decide.js';
-import { newItems } from './journal.js';
+import { newItems } from './shared/index.js';
 import { askQuestions } from './questions.js';
 import { errorCodeOf, countsAsFailure } from './turn-state.js';
-import { parsedArguments } from './turn-run.js';
+import { describeMutation, parsedArguments } from './shared/index.js';
 import type { TurnRun } from './turn-run.js';
 
 type ToolsPlan = Extract<Plan, { kind: 'tools' }>;
@@ -223,15 +223,6 @@ export async function hold(run: TurnRun, call: ToolCallPart, result: unknown, un
   const waiting = run.emit(message === undefined ? event : { ...event, message });
   if (waiting !== undefined) await waiting;
   return { next: 'waiting' };
-}
-
-/** `mutate` names its mutation and input; any other tool is its own mutation with its arguments. */
-export function describeMutation(tool: string, args: JsonValue): { mutation: string; input: JsonValue } {
-  if (tool === 'mutate' && args !== null && typeof args === 'object' && !Array.isArray(args)) {
-    const record = args as Readonly<Record<string, JsonValue>>;
-    if (typeof record.mutation === 'string') return { mutation: record.mutation, input: record.input ?? {} };
-  }
-  return { mutation: tool, input: args };
 }
 
 /** Tells the hooks of a call; one that did not run (a duplicate) reaches `toolCalled` only, never `mutationExecuted`. */

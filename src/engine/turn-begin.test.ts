@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alice, key, trackedKits } from './test-support.js';
+import { alice, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

@@ -4,7 +4,7 @@ import { buildRound } from './context-step.js';
 import type { RoundRequest } from './context-step.js';
 import { decide } from './decide.js';
 import type { Completion } from './decide.js';
-import { newItems, textMarks } from './journal.js';
+import { newItems, textMarks } from './shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import { runToolStep } from './tool-step.js';
 import { TextDrafts } from './text-drafts.js';

@@ -3,12 +3,12 @@ import type { Actor, JsonValue } from '../core/index.js';
 import type { ChatMessage, Provider, ToolDefinition } from '../providers/index.js';
 import type { ItemRecord, NewItem, Store, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../store/index.js';
 import type { Dispatcher } from '../tools/index.js';
-import type { EventChannel } from './event-channel.js';
-import type { ChatEvent, DoneEvent } from './events.js';
-import type { HookBus } from './hooks.js';
+import type { EventChannel } from './shared/index.js';
+import type { ChatEvent, DoneEvent, RunEvent } from './shared/index.js';
+import type { HookBus } from './shared/index.js';
 import type { PlannedRunner } from '../planned/index.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
-import { newItems, withoutStoredResult } from './journal.js';
+import { newItems, withoutStoredResult } from './shared/index.js';
 import { unansweredQuestions, unansweredResult } from './questions.js';
 import type { EngineSettings } from './settings.js';
 import type { ThreadTails } from './thread-tails.js';
@@ -175,7 +175,7 @@ export class TurnRun {
    * channel's: callers pass a fresh object, which is stamped in place rather than copied (a copy
    * per event was a measurable share of a turn).
    */
-  emit(event: DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>): Promise<void> | undefined {
+  emit(event: RunEvent): Promise<void> | undefined {
     const stamped = event as { thread_id?: string; turn_id?: string };
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
@@ -192,7 +192,7 @@ export class TurnRun {
    * Sends an event once the run's next write is committed (text whose journal record is that
    * write: a final answer's last chunks); later events wait behind it.
    */
-  emitAfterCommit(event: DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>): void {
+  emitAfterCommit(event: RunEvent): void {
     const stamped = event as { thread_id?: string; turn_id?: string };
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
@@ -442,14 +442,3 @@ export class TurnRun {
  */
 export const tailOrdinals = 200;
 
-export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** Parses a model's argument text for events and hooks; the raw text when it is not JSON. */
-export function parsedArguments(text: string): JsonValue {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return text;
-  }
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collect, createEngine } from './index.js';
-import { alice, bob, key, trackedKits } from './test-support.js';
+import { alice, bob, key, trackedKits } from '../../test/support/engine-kit.js';
 
 const kit = trackedKits();
 

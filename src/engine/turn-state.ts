@@ -2,7 +2,7 @@ import { canonicalJson } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import type { ItemRecord } from '../store/index.js';
 import { isCancelled, isConfirmationRequired } from '../tools/index.js';
-import { confirmationResolutionOf, itemStep, retryReason, toolCallOf, toolResultOf } from './journal.js';
+import { confirmationResolutionOf, itemStep, retryReason, toolCallOf, toolResultOf } from './shared/index.js';
 
 /**
  * What a turn has used of its budgets. Rebuilt from the journal (`replayCounters`) whenever a turn

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { userActor } from '../core/index.js';
 import { createMemoryStore } from '../store/index.js';
 import type { ChatEvent } from './index.js';
-import { routerKit } from './test-support/router.js';
-import type { RouterKit } from './test-support/router.js';
+import { routerKit } from '../../test/support/engine-router-kit.js';
+import type { RouterKit } from '../../test/support/engine-router-kit.js';
 
 const alice = userActor('alice', ['admin']);
 /** An anonymous visitor with a session key, as the server gives one. */

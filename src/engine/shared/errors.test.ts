@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeErrorCodes } from '../store/index.js';
-import { engineErrorCodes } from './index.js';
+import { storeErrorCodes } from '../../store/index.js';
+import { engineErrorCodes } from '../index.js';
 
 /** The `## Error codes` table of a docs page, as code → meaning. */
 function documented(page: string): Map<string, string> {
-  const text = readFileSync(join(import.meta.dirname, '..', '..', 'docs', page), 'utf8');
+  const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', page), 'utf8');
   const section = text.slice(text.indexOf('## Error codes'));
   const rows = new Map<string, string>();
   for (const match of section.matchAll(/^\| `([a-z_]+)` \| (.+) \|$/gm)) rows.set(match[1]!, match[2]!);

@@ -1,6 +1,6 @@
-import type { JsonValue } from '../core/index.js';
-import { itemKinds } from '../store/index.js';
-import type { ItemKind, ItemRecord, NewItem } from '../store/index.js';
+import type { JsonValue } from '../../core/index.js';
+import { itemKinds } from '../../store/index.js';
+import type { ItemKind, ItemRecord, NewItem } from '../../store/index.js';
 
 /**
  * The shapes of item data the engine writes, and tolerant readers for them. Every item of a

@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/index.js';
-import { createScriptedProvider } from '../../providers/index.js';
-import type { Provider, ScriptInput, ScriptedProvider } from '../../providers/index.js';
-import { createRouter, loadRulebook } from '../../router/index.js';
-import type { CatalogueEntry, Router, RulebookInput } from '../../router/index.js';
-import type { Store } from '../../store/index.js';
-import { defineTool } from '../../tools/index.js';
-import type { Tool } from '../../tools/index.js';
-import { createEngine } from '../engine.js';
-import type { Engine, EngineOptions } from '../engine.js';
-import type { EngineReader } from '../router-types.js';
-import type { EngineSettingsInput } from '../settings.js';
+import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../src/demo/index.js';
+import { createScriptedProvider } from '../../src/providers/index.js';
+import type { Provider, ScriptInput, ScriptedProvider } from '../../src/providers/index.js';
+import { createRouter, loadRulebook } from '../../src/router/index.js';
+import type { CatalogueEntry, Router, RulebookInput } from '../../src/router/index.js';
+import type { Store } from '../../src/store/index.js';
+import { defineTool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/tools/index.js';
+import { createEngine } from '../../src/engine/index.js';
+import type { Engine, EngineOptions, EngineReader, EngineSettingsInput } from '../../src/engine/index.js';
 
 /** Router-first test pieces: the demo's router files over stand-in host tools that log their calls. */
 export const SECRET = 'engine-router-test-secret-0123';

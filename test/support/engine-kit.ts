@@ -1,16 +1,15 @@
 import { afterEach } from 'vitest';
 import { z } from 'zod';
-import { userActor } from '../core/index.js';
-import type { Actor } from '../core/index.js';
-import { createScriptedProvider } from '../providers/index.js';
-import type { ScriptInput, ScriptedProvider } from '../providers/index.js';
-import { createMemoryStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { defineTool } from '../tools/index.js';
-import type { Tool } from '../tools/index.js';
-import { createEngine } from './engine.js';
-import type { Engine, EngineOptions } from './engine.js';
-import type { EngineSettingsInput } from './settings.js';
+import { userActor } from '../../src/core/index.js';
+import type { Actor } from '../../src/core/index.js';
+import { createScriptedProvider } from '../../src/providers/index.js';
+import type { ScriptInput, ScriptedProvider } from '../../src/providers/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { defineTool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/tools/index.js';
+import { createEngine } from '../../src/engine/index.js';
+import type { Engine, EngineOptions, EngineSettingsInput } from '../../src/engine/index.js';
 
 /** Shared pieces for the engine's tests: a read tool, two write tools, a scripted provider. */
 export const alice: Actor = userActor('alice', ['admin']);

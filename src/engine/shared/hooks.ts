@@ -1,4 +1,4 @@
-import type { Actor, JsonValue } from '../core/index.js';
+import type { Actor, JsonValue } from '../../core/index.js';
 
 /** What each hook receives. Listeners observe; they cannot change a turn. */
 export interface HookPayloads {

@@ -1,5 +1,5 @@
-import type { ErrorCatalogue } from '../core/index.js';
-import { plannedErrorCodes } from '../planned/index.js';
+import type { ErrorCatalogue } from '../../core/index.js';
+import { plannedErrorCodes } from '../../planned/index.js';
 
 /**
  * Every code the engine answers with, in `error` events, failed turns and thrown misuse.

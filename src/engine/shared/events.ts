@@ -1,5 +1,6 @@
-import type { JsonObject, JsonValue } from '../core/index.js';
-import type { ValueSource } from '../answers/index.js';
+import type { JsonObject, JsonValue } from '../../core/index.js';
+import type { ValueSource } from '../../answers/index.js';
+import type { TurnPlan } from '../../router/index.js';
 
 /**
  * The event vocabulary every caller sees, in order. Every event carries `thread_id` and
@@ -174,4 +175,38 @@ export async function collect(events: AsyncIterable<ChatEvent>): Promise<Collect
     else if (event.type === 'retry' || event.type === 'tool_call') answer = '';
   }
   return { events: all, answer };
+}
+
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event as a run emits it: the run stamps its thread and turn. */
+export type RunEvent = DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>;
+
+/** Parses a model's argument text for events and hooks; the raw text when it is not JSON. */
+export function parsedArguments(text: string): JsonValue {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/** `mutate` names its mutation and input; any other tool is its own mutation with its arguments. */
+export function describeMutation(tool: string, args: JsonValue): { mutation: string; input: JsonValue } {
+  if (tool === 'mutate' && args !== null && typeof args === 'object' && !Array.isArray(args)) {
+    const record = args as Readonly<Record<string, JsonValue>>;
+    if (typeof record.mutation === 'string') return { mutation: record.mutation, input: record.input ?? {} };
+  }
+  return { mutation: tool, input: args };
+}
+
+/** The `plan` event of a plan: its outcome, language and each step's kind, words, tool and arguments. */
+export function planEventOf(plan: TurnPlan): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
+  return {
+    type: 'plan',
+    outcome: plan.outcome,
+    language: plan.language,
+    steps: plan.steps.map((step) => ({ kind: step.kind, text: step.text, tool: step.selection.tool, arguments: step.selection.arguments })),
+  };
 }
