@@ -1,8 +1,8 @@
 import type { ChatMessage, ToolDefinition } from '../providers/index.js';
 import type { ItemRecord } from '../store/index.js';
-import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from './context-budget.js';
-import { selectContext, toMessages, transcript } from './history.js';
-import { perMessage } from './tokens.js';
+import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from './context/index.js';
+import { selectContext, toMessages, transcript } from './context/index.js';
+import { perMessage } from './context/index.js';
 import { newItems, toolResultOf } from './shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';

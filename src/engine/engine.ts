@@ -22,7 +22,7 @@ import { recoverInterruptedTurns } from './restart.js';
 import { EngineLease } from './lease.js';
 import { parseEngineSettings } from './settings.js';
 import type { EngineSettings, EngineSettingsInput } from './settings.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt } from './context/index.js';
 import { reportCall } from './tool-step.js';
 import { writeAnswer } from '../answers/index.js';
 import { driveTurn } from './router-turn.js';
@@ -35,7 +35,7 @@ import { TurnSlots } from './turn-slots.js';
 import { ThreadTails } from './thread-tails.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
-import { TokenEstimator } from './tokens.js';
+import { TokenEstimator } from './context/index.js';
 import { forkPoint, generatedTitle, pageItems, pageThreads, personTitle, threadState } from './thread-ops.js';
 import type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, ThreadPageView, ThreadState } from './thread-ops.js';
 

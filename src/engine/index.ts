@@ -32,7 +32,7 @@ export type { EngineErrorCode } from './shared/index.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';
 export type { EngineSettings, EngineSettingsInput } from './settings.js';
 export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
-export { buildSystemPrompt, groundingRules } from './system-prompt.js';
+export { buildSystemPrompt, groundingRules } from './context/index.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
 export { storeConfirmations } from './confirmation-adapter.js';
 export type { ConfirmationBinding } from './confirmation-adapter.js';

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { toMessages } from './history.js';
+import { toMessages } from './context/index.js';
 import type { ItemRecord } from '../store/index.js';
 import { itemText, newItems, retryReason } from './shared/index.js';
 import type { PlannedPort } from '../planned/index.js';

@@ -13,7 +13,7 @@ import { unansweredQuestions, unansweredResult } from './questions.js';
 import type { EngineSettings } from './settings.js';
 import type { ThreadTails } from './thread-tails.js';
 import type { TurnCounters } from './turn-state.js';
-import type { TokenEstimator } from './tokens.js';
+import type { TokenEstimator } from './context/index.js';
 
 /** What every run of every turn shares: the engine's parts. */
 export interface EngineParts {

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { WIRE_FIXTURES } from '../providers/test-support/wire-fixtures.js';
-import { WireServer, sse } from '../providers/test-support/wire-server.js';
-import type { WireReply } from '../providers/test-support/wire-server.js';
-import { createEngine } from './engine.js';
-import type { Engine } from './engine.js';
-import { alice, key } from '../../test/support/engine-kit.js';
+import { createMemoryStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { WIRE_FIXTURES } from '../../providers/test-support/wire-fixtures.js';
+import { WireServer, sse } from '../../providers/test-support/wire-server.js';
+import type { WireReply } from '../../providers/test-support/wire-server.js';
+import { createEngine } from '../engine.js';
+import type { Engine } from '../engine.js';
+import { alice, key } from '../../../test/support/engine-kit.js';
 
 const openai = WIRE_FIXTURES.find((fixture) => fixture.name === 'openai')!;
 

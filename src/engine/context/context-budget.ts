@@ -1,4 +1,4 @@
-import type { EngineSettings } from './settings.js';
+import type { EngineSettings } from '../settings.js';
 
 type Budgeted = Pick<EngineSettings, 'contextWindowTokens' | 'compactionThreshold' | 'maxOutputTokens' | 'modelMaxOutputTokens'>;
 

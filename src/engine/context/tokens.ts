@@ -1,6 +1,6 @@
-import type { ChatMessage, ToolDefinition } from '../providers/index.js';
-import type { ItemRecord } from '../store/index.js';
-import { itemText, toolCallOf, toolResultOf } from './shared/index.js';
+import type { ChatMessage, ToolDefinition } from '../../providers/index.js';
+import type { ItemRecord } from '../../store/index.js';
+import { itemText, toolCallOf, toolResultOf } from '../shared/index.js';
 
 /** The BPE encodings of OpenAI's models that `gpt-tokenizer` counts offline. */
 export type OpenAiEncoding = 'o200k_base' | 'cl100k_base';

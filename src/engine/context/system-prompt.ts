@@ -1,4 +1,4 @@
-import type { ChatApp } from '../tools/index.js';
+import type { ChatApp } from '../../tools/index.js';
 
 /** The built-in grounding rules, first in every system prompt. */
 export const groundingRules = [

@@ -1,6 +1,6 @@
-import type { ChatMessage, ToolCallPart } from '../providers/index.js';
-import type { ItemRecord } from '../store/index.js';
-import { itemStep, itemText, textMarks, toolCallOf, toolResultOf } from './shared/index.js';
+import type { ChatMessage, ToolCallPart } from '../../providers/index.js';
+import type { ItemRecord } from '../../store/index.js';
+import { itemStep, itemText, textMarks, toolCallOf, toolResultOf } from '../shared/index.js';
 
 /** Item kinds that become model messages; the rest (errors, markers, summaries) stay out. */
 const messageKinds = new Set(['user_text', 'assistant_text', 'tool_call', 'tool_result']);

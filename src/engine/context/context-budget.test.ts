@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from './context-budget.js';
-import { parseEngineSettings } from './settings.js';
+import { parseEngineSettings } from '../settings.js';
 
 describe('request budgets', () => {
   it('keeps a margin of 1% of the window, at most 4,096 tokens', () => {

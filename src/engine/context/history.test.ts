@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ItemRecord, ListItemsOptions, Store } from '../store/index.js';
-import { createMemoryStore } from '../store/index.js';
-import type { ChatMessage } from '../providers/index.js';
+import type { ItemRecord, ListItemsOptions, Store } from '../../store/index.js';
+import { createMemoryStore } from '../../store/index.js';
+import type { ChatMessage } from '../../providers/index.js';
 import { selectContext, toMessages } from './history.js';
-import { alice, key, makeKit } from '../../test/support/engine-kit.js';
-import type { Kit } from '../../test/support/engine-kit.js';
-import type { EngineSettingsInput } from './settings.js';
+import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
+import type { EngineSettingsInput } from '../settings.js';
 
 const kits: Kit[] = [];
 afterEach(async () => {
