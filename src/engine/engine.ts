@@ -13,10 +13,8 @@ import type { ChatEvent, Collected } from './shared/index.js';
 import { HookBus } from './shared/index.js';
 import type { EngineHooks, HookListener, HookName, Logger } from './shared/index.js';
 import { newItems, retryReason, storedResultOf, toolCallOf, toolResultOf } from './shared/index.js';
-import { answeredResult, resolveAnswer, turnOfQuestion, unansweredQuestions } from './questions.js';
-import type { AnswerInput } from './questions.js';
-import { ThreadQueue, queueView, queuedMessageUnavailable } from './thread-queue.js';
-import type { QueuedStart } from './thread-queue.js';
+import { ThreadQueue, answeredResult, ownerOf, queueApi, resolveAnswer, threadNotFound, threadsApi, titleAfterTurn, turnOfQuestion, unansweredQuestions } from './thread/index.js';
+import type { AnswerInput, QueueApi, QueuedStart, ThreadsApi, TitleLabel } from './thread/index.js';
 import { replayEvents } from './replay.js';
 import { recoverInterruptedTurns } from './restart.js';
 import { EngineLease } from './lease.js';
@@ -30,14 +28,12 @@ import { turnDiagnostics } from './diagnostics.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
 import { LiveSessions } from './live-sessions.js';
 import type { PlannedRunner } from '../planned/index.js';
-import { TurnRun, tailOrdinals } from './turn-run.js';
+import { TurnRun } from './turn-run.js';
 import { TurnSlots } from './turn-slots.js';
-import { ThreadTails } from './thread-tails.js';
+import { ThreadTails, tailOrdinals } from './thread/index.js';
 import type { EngineParts } from './turn-run.js';
 import { emptyCounters, errorCodeOf, replayCounters } from './turn-state.js';
 import { TokenEstimator } from './context/index.js';
-import { forkPoint, generatedTitle, pageItems, pageThreads, personTitle, threadState } from './thread-ops.js';
-import type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, ThreadPageView, ThreadState } from './thread-ops.js';
 
 export interface EngineOptions {
   /** The host's data (managers for the schema context, GraphQL for the data tools). */
@@ -131,17 +127,6 @@ export interface AnswerRequest extends AnswerInput {
   readonly language?: string;
 }
 
-/** A thread's queue after a change to it, head first. */
-export interface QueueChange {
-  readonly threadId: string;
-  readonly queue: readonly QueuedView[];
-}
-
-export interface ThreadView {
-  readonly thread: ThreadRecord;
-  readonly turns: readonly TurnRecord[];
-}
-
 export interface Engine {
   readonly settings: EngineSettings;
   /** Settles once restart recovery is done; every operation waits for it. */
@@ -160,35 +145,8 @@ export interface Engine {
    * not the actor's, was answered, or its turn went on; `bad_answer` when it does not take this answer.
    */
   answer(request: AnswerRequest): AsyncIterable<ChatEvent>;
-  /**
-   * The thread queue (docs/engine.md, "Queue and steering"): a message sent while a turn runs or
-   * waits on a person waits here (`send` streams `queued`, then its own turn when it runs). Each
-   * change answers the thread's queue after it; `queued_message_unavailable` once the message ran,
-   * joined a turn, was removed, or (edit) no longer holds `expectedText`.
-   */
-  readonly queue: {
-    list(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly QueuedView[]>;
-    edit(request: { readonly actor: Actor; readonly queueId: string; readonly text: string; readonly expectedText?: string }): Promise<QueueChange>;
-    remove(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
-    /** Steers: the message joins the running turn before its next model round, or (a router turn, a turn waiting on a person) runs next. */
-    sendNow(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
-  };
-  readonly threads: {
-    list(actor: Actor, options?: { readonly limit?: number }): Promise<readonly ThreadRecord[]>;
-    view(request: { readonly actor: Actor; readonly threadId: string }): Promise<ThreadView>;
-    history(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly ItemRecord[]>;
-    delete(request: { readonly actor: Actor; readonly threadId: string }): Promise<boolean>;
-    /** A page of the actor's threads, most recently updated first; with `search`, those whose title or messages contain it. */
-    page(request: { readonly actor: Actor } & ThreadPageRequest): Promise<ThreadPageView>;
-    /** A page of the thread's items: at most 150 items and 512 KiB of their data (a larger item comes alone). */
-    items(request: { readonly actor: Actor; readonly threadId: string } & ItemPageRequest): Promise<ItemPageView>;
-    /** A person's title; `null` gives the thread a generated one from its journal (no model). Does not make it the latest thread. */
-    rename(request: { readonly actor: Actor; readonly threadId: string; readonly title: string | null }): Promise<ThreadRecord>;
-    /** A new thread from one of this one's messages: through an answer, or up to (without) a person's message, whose text comes back as `text`. */
-    fork(request: { readonly actor: Actor; readonly threadId: string; readonly itemId: string }): Promise<{ readonly thread: ThreadRecord; readonly text?: string }>;
-    /** The thread as it is now (latest turn, shown text, pending confirmation and question, queue), for a live view. */
-    state(request: { readonly actor: Actor; readonly threadId: string }): Promise<ThreadState>;
-  };
+  readonly queue: QueueApi;
+  readonly threads: ThreadsApi;
   on<K extends HookName>(name: K, listener: HookListener<K>): () => void;
   /** Resolves lapsed confirmations now (as their timers would) and resumes their turns; returns how many. */
   expirePending(): Promise<number>;
@@ -308,78 +266,17 @@ class PlumbEngine implements Engine {
       report: (error) => this.#hooks.emit('error', { error, code: 'chat_error', source: 'queue' }),
       track: (task) => this.#track(task),
     });
-    this.queue = {
-      list: async ({ actor, threadId }) => queueView(await this.#store.listQueued((await this.#ownedThread(actor, threadId)).id)),
-      edit: async ({ actor, queueId, text, expectedText }) => {
-        if (typeof text !== 'string' || text.trim() === '') throw new PlumbError('bad_message', 'The message text is missing or blank. Send some text.');
-        const message = await this.#ownedQueued(actor, queueId);
-        if ((await this.#store.editQueued(message.id, text, expectedText)) === undefined) throw queuedMessageUnavailable();
-        this.#hooks.emit('queueChanged', { threadId: message.threadId });
-        return this.#queueChange(message.threadId);
-      },
-      remove: async ({ actor, queueId }) => {
-        const message = await this.#ownedQueued(actor, queueId);
-        if (!(await this.#store.removeQueued(message.id))) throw queuedMessageUnavailable();
-        this.#queue.left(message, 'removed');
-        this.#hooks.emit('queueChanged', { threadId: message.threadId });
-        return this.#queueChange(message.threadId);
-      },
-      sendNow: async ({ actor, queueId }) => {
-        const message = await this.#ownedQueued(actor, queueId);
-        if ((await this.#store.steerQueued(message.id)) === undefined) throw queuedMessageUnavailable();
-        this.#queue.steered(message.threadId);
-        this.#hooks.emit('queueChanged', { threadId: message.threadId });
-        // A thread that became free meanwhile runs it at once.
-        this.#queue.promote(message.threadId);
-        return this.#queueChange(message.threadId);
-      },
+    const threadDeps = {
+      store: options.store,
+      queue: this.#queue,
+      tails: this.#tails,
+      hooks: this.#hooks,
+      usable: () => this.#usable(),
+      stopActive: (threadId: string) => this.#stopActive(threadId),
+      titleLabel: this.#titleLabel(),
     };
-    this.threads = {
-      list: async (actor, listOptions) => {
-        await this.#usable();
-        return this.#store.listThreads(this.#owner(actor), listOptions);
-      },
-      view: async ({ actor, threadId }) => {
-        const thread = await this.#ownedThread(actor, threadId);
-        return { thread, turns: await this.#store.listTurns(thread.id) };
-      },
-      history: async ({ actor, threadId }) => {
-        const thread = await this.#ownedThread(actor, threadId);
-        return this.#store.listItems(thread.id);
-      },
-      delete: async ({ actor, threadId }) => {
-        const thread = await this.#ownedThread(actor, threadId);
-        const active = this.#active.get(thread.id);
-        if (active !== undefined) {
-          active.run.cancel('immediate');
-          await active.settled;
-        }
-        this.#tails.forget(thread.id);
-        const queued = await this.#store.listQueued(thread.id);
-        const deleted = await this.#store.deleteThread(thread.id);
-        for (const message of queued) this.#queue.left(message, 'removed');
-        return deleted;
-      },
-      page: async ({ actor, ...request }) => {
-        await this.#usable();
-        return pageThreads(this.#store, this.#owner(actor), request);
-      },
-      items: async ({ actor, threadId, ...request }) => pageItems(this.#store, await this.#ownedThread(actor, threadId), request),
-      rename: async ({ actor, threadId, title }) => {
-        const thread = await this.#ownedThread(actor, threadId);
-        if (title !== null) return (await this.#store.setThreadTitle(thread.id, personTitle(title), 'person')) ?? thread;
-        const first = (await this.#store.listTurns(thread.id)).find((turn) => turn.status === 'completed');
-        const generated = first === undefined ? undefined : generatedTitle(await this.#store.listItems(thread.id, { turnId: first.id }), this.#titleLabel());
-        return (await this.#store.setThreadTitle(thread.id, generated ?? thread.title, 'generated')) ?? thread;
-      },
-      fork: async ({ actor, threadId, itemId }) => {
-        const thread = await this.#ownedThread(actor, threadId);
-        const point = forkPoint(await this.#store.listItems(thread.id), itemId);
-        const fork = await this.#store.forkThread({ threadId: thread.id, throughOrdinal: point.through, fromItemId: point.item.id });
-        return point.text === undefined ? { thread: fork } : { thread: fork, text: point.text };
-      },
-      state: async ({ actor, threadId }) => threadState(this.#store, await this.#ownedThread(actor, threadId)),
-    };
+    this.queue = queueApi(threadDeps);
+    this.threads = threadsApi(threadDeps);
     this.ready = this.#start();
     this.ready.catch(() => undefined);
   }
@@ -437,36 +334,31 @@ class PlumbEngine implements Engine {
   }
 
   /** The router's name for a tool's rows ("parts"), for generated titles. */
-  #titleLabel(): ((tool: string, language: string) => string | null) | undefined {
+  #titleLabel(): TitleLabel | undefined {
     const reader = this.#parts.routing?.reader;
     if (reader?.label === undefined) return undefined;
     return (tool, language) => reader.label!(tool, language as Parameters<NonNullable<EngineReader['label']>>[1], 2);
   }
 
-  /**
-   * A title from the thread's first completed turn, without a model; never over a person's. After
-   * the turn's `done` (its reader is not held), before the run lets the thread go, so that a
-   * client reading the thread after the turn sees it.
-   */
   async #generateTitle(run: TurnRun): Promise<void> {
-    const title = generatedTitle(run.turnItems(), this.#titleLabel());
-    if (title === undefined) return;
     try {
-      await this.#store.setThreadTitle(run.thread.id, title, 'generated', { onlyIf: [null] });
+      await titleAfterTurn(this.#store, run.thread.id, run.turnItems(), this.#titleLabel());
     } catch (error) {
       this.#hooks.emit('error', { error, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'turn' });
     }
   }
 
+  /** Stops the thread's active run at once and waits for it. */
+  async #stopActive(threadId: string): Promise<void> {
+    const active = this.#active.get(threadId);
+    if (active === undefined) return;
+    active.run.cancel('immediate');
+    await active.settled;
+  }
+
   async #usable(): Promise<void> {
     if (this.#closed) throw new PlumbError('engine_closed', 'The engine is closed. Create a new engine.');
     await this.ready;
-  }
-
-  #owner(actor: Actor): string {
-    const owner = actorKey(actor);
-    if (owner === undefined) throw new PlumbError('session_required', 'An anonymous visitor needs a session key to keep a conversation.');
-    return owner;
   }
 
   /**
@@ -500,14 +392,6 @@ class PlumbEngine implements Engine {
     const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
     if (begun.turn.threadId !== created.id) await this.#store.deleteThread(created.id);
     return begun;
-  }
-
-  async #ownedThread(actor: Actor, threadId: string): Promise<ThreadRecord> {
-    await this.#usable();
-    const owner = this.#owner(actor);
-    const thread = await this.#store.getThread(threadId);
-    if (thread === undefined || thread.owner !== owner) throw threadNotFound(threadId);
-    return thread;
   }
 
   /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
@@ -569,7 +453,7 @@ class PlumbEngine implements Engine {
     if (request.language !== undefined && !(LANGUAGES as readonly string[]).includes(request.language)) {
       throw new PlumbError('bad_message', `Unknown language '${String(request.language)}'. Languages: ${LANGUAGES.join(', ')}.`);
     }
-    const owner = this.#owner(request.actor);
+    const owner = ownerOf(request.actor);
     this.#slots.checkRoom();
     // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction;
     // `newThread`: a thread of its own (a resent request key still replays its turn, in the thread it began).
@@ -676,18 +560,6 @@ class PlumbEngine implements Engine {
     } finally {
       start.channel.close();
     }
-  }
-
-  async #ownedQueued(actor: Actor, queueId: string): Promise<QueuedMessage> {
-    await this.#usable();
-    const owner = this.#owner(actor);
-    const message = typeof queueId === 'string' ? await this.#store.getQueued(queueId) : undefined;
-    if (message === undefined || message.owner !== owner) throw queuedMessageUnavailable();
-    return message;
-  }
-
-  async #queueChange(threadId: string): Promise<QueueChange> {
-    return { threadId, queue: queueView(await this.#store.listQueued(threadId)) };
   }
 
   answer(request: AnswerRequest): AsyncIterable<ChatEvent> {
@@ -925,7 +797,7 @@ class PlumbEngine implements Engine {
 
   async #retry(request: RetryRequest, channel: EventChannel<ChatEvent>): Promise<void> {
     await this.#usable();
-    const owner = this.#owner(request.actor);
+    const owner = ownerOf(request.actor);
     const found = await this.#store.getTurn(request.turnId);
     if (found === undefined || found.owner !== owner) throw new PlumbError('turn_not_found', `No turn '${request.turnId}' of yours exists.`);
     const thread = await this.#store.getThread(found.threadId);
@@ -1034,8 +906,4 @@ export function retryRefusal(turn: TurnRecord, latest: TurnRecord | undefined): 
   const retryable = turn.status === 'cancelled' ? code === 'cancelled' : code === 'interrupted' || code === 'rate_limited' || code === 'deadline_exceeded' || code.startsWith('provider_');
   if (retryable) return undefined;
   return { reason: code === '' ? 'not_retryable' : code, message: 'Only a turn that was stopped, or that failed with interrupted, deadline_exceeded, rate_limited or a provider failure, can be retried.' };
-}
-
-function threadNotFound(threadId: string): PlumbError {
-  return new PlumbError('thread_not_found', `No thread '${threadId}' of yours exists.`);
 }

@@ -1,8 +1,8 @@
 /** The engine: threads, turns and runs over a store, the model tool loop, confirmations, bounds, retries, cancel. */
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, ThreadView, AnswerRequest, QueueChange } from './engine.js';
-export type { ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread-ops.js';
-export { maxPageItems, maxPageBytes, generatedTitle } from './thread-ops.js';
+export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, AnswerRequest } from './engine.js';
+export type { ThreadView, QueueChange, ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread/index.js';
+export { maxPageItems, maxPageBytes, generatedTitle } from './thread/index.js';
 export { collect } from './shared/index.js';
 export type {
   ChatEvent,

@@ -3,7 +3,7 @@ import type { ChatEvent } from './shared/index.js';
 import type { ValueSource } from '../answers/index.js';
 import type { TurnPlan } from '../router/index.js';
 import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from './shared/index.js';
-import { questionEvent } from './questions.js';
+import { questionEvent } from './thread/index.js';
 import { describeMutation, planEventOf } from './shared/index.js';
 import { parsedArguments } from './shared/index.js';
 

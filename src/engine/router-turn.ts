@@ -9,7 +9,7 @@ import { openSession, saveSession, saveSessionForNextTurn } from './router-sessi
 import type { RoutingParts } from './router-types.js';
 import { readerLabels } from './router-types.js';
 import { refusalAnswer } from '../answers/index.js';
-import { openRouterQuestion, questionEvent, routerQuestion } from './questions.js';
+import { openRouterQuestion, questionEvent, routerQuestion } from './thread/index.js';
 import type { QuestionData } from './shared/index.js';
 import { refusedWrite } from './write-gate.js';
 import { guarded } from './turn-loop.js';

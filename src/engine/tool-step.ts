@@ -5,7 +5,7 @@ import { askUserToolName, firstPage, isCancelled, isConfirmationRequired, isQues
 import { afterTools } from './decide.js';
 import type { Completion, Plan, PlannedCall } from './decide.js';
 import { newItems } from './shared/index.js';
-import { askQuestions } from './questions.js';
+import { askQuestions } from './thread/index.js';
 import { errorCodeOf, countsAsFailure } from './turn-state.js';
 import { describeMutation, parsedArguments } from './shared/index.js';
 import type { TurnRun } from './turn-run.js';

@@ -9,9 +9,10 @@ import type { HookBus } from './shared/index.js';
 import type { PlannedRunner } from '../planned/index.js';
 import type { RoutingParts, SessionHandle } from './router-types.js';
 import { newItems, withoutStoredResult } from './shared/index.js';
-import { unansweredQuestions, unansweredResult } from './questions.js';
+import { unansweredQuestions, unansweredResult } from './thread/index.js';
 import type { EngineSettings } from './settings.js';
-import type { ThreadTails } from './thread-tails.js';
+import { tailOrdinals } from './thread/index.js';
+import type { ThreadTails } from './thread/index.js';
 import type { TurnCounters } from './turn-state.js';
 import type { TokenEstimator } from './context/index.js';
 
@@ -434,11 +435,4 @@ export class TurnRun {
     if (waiting !== undefined) await waiting;
   }
 }
-
-/**
- * How many items before a turn a thread's tail holds, and the engine keeps per thread: enough for
- * the history since the summary's marker of most threads. When the marker is not in it (or the
- * thread has no summary), the whole thread is read.
- */
-export const tailOrdinals = 200;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemRecord } from '../store/index.js';
+import type { ItemRecord } from '../../store/index.js';
 import { ThreadTails } from './thread-tails.js';
 
 /** Items `from`..`to` of a thread whose turns are two items each (turn 1: ordinals 1 and 2). */

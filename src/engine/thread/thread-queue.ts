@@ -1,10 +1,10 @@
-import { PlumbError } from '../core/index.js';
-import type { JsonValue } from '../core/index.js';
-import type { BeginTurnResult, QueuedMessage, Store } from '../store/index.js';
-import type { EventChannel } from './shared/index.js';
-import type { ChatEvent } from './shared/index.js';
+import { PlumbError } from '../../core/index.js';
+import type { JsonValue } from '../../core/index.js';
+import type { BeginTurnResult, QueuedMessage, Store } from '../../store/index.js';
+import type { EventChannel } from '../shared/index.js';
+import type { ChatEvent } from '../shared/index.js';
 import type { QueuedView } from './thread-ops.js';
-import type { RunSink } from './shared/index.js';
+import type { RunSink } from '../shared/index.js';
 
 /** Who waits on a queued message: the stream of the `send` that queued it. */
 interface Waiter {

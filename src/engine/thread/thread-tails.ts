@@ -1,4 +1,4 @@
-import type { ItemRecord } from '../store/index.js';
+import type { ItemRecord } from '../../store/index.js';
 
 /**
  * The recent items of the threads this engine ran last, so that a thread's next turn need not
@@ -72,3 +72,10 @@ export class ThreadTails {
     this.#held -= items.length;
   }
 }
+
+/**
+ * How many items before a turn a thread's tail holds, and the engine keeps per thread: enough for
+ * the history since the summary's marker of most threads. When the marker is not in it (or the
+ * thread has no summary), the whole thread is read.
+ */
+export const tailOrdinals = 200;

@@ -1,13 +1,13 @@
-import type { JsonValue } from '../core/index.js';
-import type { ToolCallPart } from '../providers/index.js';
-import type { ItemRecord, NewItem } from '../store/index.js';
-import type { TurnPlan } from '../router/index.js';
-import { isQuestion } from '../tools/index.js';
-import type { QuestionResult } from '../tools/index.js';
-import type { QuestionEvent } from './shared/index.js';
-import { answerOf, newItems, questionOf } from './shared/index.js';
-import type { QuestionData } from './shared/index.js';
-import type { RunSink } from './shared/index.js';
+import type { JsonValue } from '../../core/index.js';
+import type { ToolCallPart } from '../../providers/index.js';
+import type { ItemRecord, NewItem } from '../../store/index.js';
+import type { TurnPlan } from '../../router/index.js';
+import { isQuestion } from '../../tools/index.js';
+import type { QuestionResult } from '../../tools/index.js';
+import type { QuestionEvent } from '../shared/index.js';
+import { answerOf, newItems, questionOf } from '../shared/index.js';
+import type { QuestionData } from '../shared/index.js';
+import type { RunSink } from '../shared/index.js';
 
 /**
  * Questions to the person (docs/engine.md, "Questions"). A tool's result (`askUser`, the built-in

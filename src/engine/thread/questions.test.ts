@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScriptedProvider } from '../providers/index.js';
-import { createMemoryStore, openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { askUser, defineTool } from '../tools/index.js';
-import { collect, createEngine } from './index.js';
-import type { ChatEvent, Engine, QuestionEvent } from './index.js';
-import { alice, bob, key, makeKit, testTools } from '../../test/support/engine-kit.js';
-import type { Kit } from '../../test/support/engine-kit.js';
-import { tempDirEach } from '../../test/support/temp.js';
-import { routerKit } from '../../test/support/engine-router-kit.js';
+import { createScriptedProvider } from '../../providers/index.js';
+import { createMemoryStore, openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { askUser, defineTool } from '../../tools/index.js';
+import { collect, createEngine } from '../index.js';
+import type { ChatEvent, Engine, QuestionEvent } from '../index.js';
+import { alice, bob, key, makeKit, testTools } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
+import { tempDirEach } from '../../../test/support/temp.js';
+import { routerKit } from '../../../test/support/engine-router-kit.js';
 
 const dir = tempDirEach('plumb-questions-');
 const kits: Kit[] = [];

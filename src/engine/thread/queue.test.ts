@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPlumbError } from '../core/index.js';
-import { openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { collect } from './index.js';
-import type { ChatEvent } from './index.js';
-import { alice, bob, key, makeKit } from '../../test/support/engine-kit.js';
-import type { Kit } from '../../test/support/engine-kit.js';
-import { tempDirEach } from '../../test/support/temp.js';
+import { isPlumbError } from '../../core/index.js';
+import { openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { collect } from '../index.js';
+import type { ChatEvent } from '../index.js';
+import { alice, bob, key, makeKit } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-queue-');
 const kits: Kit[] = [];

@@ -1,13 +1,13 @@
-import { PlumbError } from '../core/index.js';
-import type { JsonValue } from '../core/index.js';
-import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../store/index.js';
-import { activeTurnStatuses } from '../store/index.js';
-import type { TurnPlan } from '../router/index.js';
-import type { ConfirmMutationEvent, QuestionEvent } from './shared/index.js';
-import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from './shared/index.js';
+import { PlumbError } from '../../core/index.js';
+import type { JsonValue } from '../../core/index.js';
+import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../../store/index.js';
+import { activeTurnStatuses } from '../../store/index.js';
+import type { TurnPlan } from '../../router/index.js';
+import type { ConfirmMutationEvent, QuestionEvent } from '../shared/index.js';
+import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
-import { planEventOf } from './shared/index.js';
-import { describeMutation } from './shared/index.js';
+import { planEventOf } from '../shared/index.js';
+import { describeMutation } from '../shared/index.js';
 
 /**
  * The threads as a person manages them (docs/engine.md, "Threads"): pages of threads and items,
