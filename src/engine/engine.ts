@@ -15,9 +15,7 @@ import type { EngineHooks, HookListener, HookName, Logger } from './shared/index
 import { newItems, retryReason, storedResultOf, toolCallOf, toolResultOf } from './shared/index.js';
 import { ThreadQueue, answeredResult, ownerOf, queueApi, resolveAnswer, threadNotFound, threadsApi, titleAfterTurn, turnOfQuestion, unansweredQuestions } from './thread/index.js';
 import type { AnswerInput, QueueApi, QueuedStart, ThreadsApi, TitleLabel } from './thread/index.js';
-import { replayEvents } from './replay.js';
-import { recoverInterruptedTurns } from './restart.js';
-import { EngineLease } from './lease.js';
+import { EngineRecovery, replayEvents, replayTurn } from './recovery/index.js';
 import { parseEngineSettings } from './settings.js';
 import type { EngineSettings, EngineSettingsInput } from './settings.js';
 import { buildSystemPrompt } from './context/index.js';
@@ -183,7 +181,7 @@ class PlumbEngine implements Engine {
   readonly #bindings = new Map<string, { readonly turnId: string; readonly callId: string }>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #tasks = new Set<Promise<void>>();
-  readonly #lease: EngineLease;
+  readonly #recovery: EngineRecovery;
   #closed = false;
 
   constructor(options: EngineOptions) {
@@ -193,15 +191,14 @@ class PlumbEngine implements Engine {
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
     this.#hooks = new HookBus(options.hooks, options.logger);
-    this.#lease = new EngineLease({
+    this.#recovery = new EngineRecovery({
       store: options.store,
-      ttlMs: this.settings.leaseSeconds * 1000,
-      ids: () => nanoid(),
-      onHeartbeat: async () => {
-        if (this.settings.recoverOnStart) this.#promoteAfter(await recoverInterruptedTurns(this.#store, this.#clock));
-      },
-      onLost: (_lost, id) => this.#adoptRuns(id),
-      onError: (error) => this.#hooks.emit('error', { error, code: 'chat_error', source: 'recovery' }),
+      hooks: this.#hooks,
+      clock: this.#clock,
+      leaseSeconds: this.settings.leaseSeconds,
+      recoverOnStart: this.settings.recoverOnStart,
+      held: () => [...this.#active.values()].map((active) => ({ turnId: active.run.turnId, cancel: (mode: 'immediate') => active.run.cancel(mode) })),
+      promote: (threadId) => this.#queue.promote(threadId),
     });
     const clock = this.#clock;
     const routing = routingParts(options, this.settings);
@@ -259,7 +256,7 @@ class PlumbEngine implements Engine {
     this.#queue = new ThreadQueue({
       store: options.store,
       limit: () => this.settings.maxQueuedMessages,
-      lease: () => this.#lease.id,
+      lease: () => this.#recovery.lease.id,
       run: (start) => this.#runQueued(start),
       channel: () => this.#channel(),
       changed: (threadId) => this.#hooks.emit('queueChanged', { threadId }),
@@ -286,20 +283,12 @@ class PlumbEngine implements Engine {
   }
 
   async #start(): Promise<void> {
-    await this.#lease.acquire();
-    if (this.settings.recoverOnStart) {
-      try {
-        await recoverInterruptedTurns(this.#store);
-      } catch (error) {
-        this.#hooks.emit('error', { error, code: 'chat_error', source: 'recovery' });
+    await this.#recovery.start(async () => {
+      for (const turn of await this.#store.turnsWithStatus('waiting')) {
+        for (const pending of await this.#store.pendingConfirmations(turn.id)) this.#scheduleExpiry(pending.id, pending.expiresAt);
       }
-    }
-    for (const turn of await this.#store.turnsWithStatus('waiting')) {
-      for (const pending of await this.#store.pendingConfirmations(turn.id)) this.#scheduleExpiry(pending.id, pending.expiresAt);
-    }
-    // What was queued while the last engine ran and nobody ran since (a crash, a restart).
-    for (const threadId of await this.#store.queuedThreads()) this.#queue.promote(threadId);
-    if (!this.#closed) this.#lease.startHeartbeat();
+    });
+    if (!this.#closed) this.#recovery.lease.startHeartbeat();
   }
 
   /** Tracks background work, so that `close` waits for it. */
@@ -308,29 +297,9 @@ class PlumbEngine implements Engine {
     void task.finally(() => this.#tasks.delete(task));
   }
 
-  /** Recovery ended these turns: their threads' queues may run. */
-  #promoteAfter(ended: readonly TurnRecord[]): void {
-    for (const turn of ended) this.#queue.promote(turn.threadId);
-  }
-
   async recover(): Promise<number> {
     await this.#usable();
-    const ended = await recoverInterruptedTurns(this.#store, this.#clock);
-    this.#promoteAfter(ended);
-    return ended.length;
-  }
-
-  /**
-   * The lease lapsed before its renewal (the process stalled past it): the running turns move to
-   * the new lease, each by a compare-and-set that fails for a turn another engine's recovery ended
-   * meanwhile; such a run is stopped.
-   */
-  async #adoptRuns(lease: string): Promise<void> {
-    this.#hooks.emit('error', { error: new Error('The engine lease lapsed before it was renewed.'), code: 'lease_lost', source: 'recovery' });
-    for (const active of [...this.#active.values()]) {
-      const adopted = await this.#store.updateTurn(active.run.turnId, { lease }, ['accepted', 'running']);
-      if (adopted === undefined) active.run.cancel('immediate');
-    }
+    return this.#recovery.recover();
   }
 
   /** The router's name for a tool's rows ("parts"), for generated titles. */
@@ -361,35 +330,10 @@ class PlumbEngine implements Engine {
     await this.ready;
   }
 
-  /**
-   * A resent request key: the turn's events as its journal tells them. A turn this process is still
-   * running is waited for, so that the replay ends with its `done` or `error`; one another process is
-   * running ends the replay with `turn_in_progress` instead of leaving the caller without an end.
-   */
-  async #replay(turn: TurnRecord, channel: EventChannel<ChatEvent>): Promise<void> {
-    let current = turn;
-    if (current.status === 'accepted' || current.status === 'running') {
-      const active = this.#active.get(current.threadId);
-      if (active !== undefined && active.run.turnId === current.id) {
-        await active.settled;
-        current = (await this.#store.getTurn(current.id)) ?? current;
-      }
-    }
-    const items = await this.#store.listItems(current.threadId, { turnId: current.id });
-    const events = replayEvents(current, items);
-    if (current.status === 'accepted' || current.status === 'running') {
-      events.push({ thread_id: current.threadId, turn_id: current.id, type: 'error', code: 'turn_in_progress', message: 'This message is still being answered elsewhere; its answer will be in the thread. Read the thread, or resend the key later.' });
-    }
-    for (const event of events) {
-      const waiting = channel.push(event);
-      if (waiting !== undefined) await waiting;
-    }
-  }
-
   /** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
   async #beginInNewThread(owner: string, title: string, request: SendRequest): Promise<BeginTurnResult> {
     const created = await this.#store.createThread({ owner, title });
-    const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
+    const begun = await this.#store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text, lease: this.#recovery.lease.id });
     if (begun.turn.threadId !== created.id) await this.#store.deleteThread(created.id);
     return begun;
   }
@@ -397,7 +341,7 @@ class PlumbEngine implements Engine {
   /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
   async #beginInOwnedThread(owner: string, threadId: string, request: SendRequest): Promise<BeginTurnResult> {
     try {
-      return await this.#store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
+      return await this.#store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text, lease: this.#recovery.lease.id });
     } catch (error) {
       throw isPlumbError(error) && error.code === 'store_not_found' ? threadNotFound(threadId) : error;
     }
@@ -463,7 +407,7 @@ class PlumbEngine implements Engine {
         ? await this.#beginInOwnedThread(owner, request.threadId, request)
         : request.newThread === true
           ? await this.#beginInNewThread(owner, title, request)
-          : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text, lease: this.#lease.id });
+          : await this.#store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text, lease: this.#recovery.lease.id });
     const thread = begun.thread;
     const base = { thread_id: thread.id, turn_id: begun.turn.id };
     if (begun.outcome === 'busy') {
@@ -482,7 +426,10 @@ class PlumbEngine implements Engine {
         void channel.push({ ...base, type: 'error', code: 'request_conflict', message: 'This request key was already used with different text. Use a new request key for a new message.' });
         return;
       }
-      await this.#replay(begun.turn, channel);
+      await replayTurn(this.#store, begun.turn, channel, (turn) => {
+        const active = this.#active.get(turn.threadId);
+        return active !== undefined && active.run.turnId === turn.id ? active.settled : undefined;
+      });
       return;
     }
     this.#hooks.emit('messageReceived', { actor: request.actor, threadId: thread.id, turnId: begun.turn.id, text: request.text });
@@ -588,7 +535,7 @@ class PlumbEngine implements Engine {
       return this.#send({ actor: request.actor, threadId: thread.id, requestKey, text: answer.text, ...(request.language === undefined ? {} : { language: request.language }), ...(request.canConfirm === undefined ? {} : { canConfirm: request.canConfirm }) }, channel, request.questionId);
     }
     // Claimed like a confirmation: the turn moves from waiting to running under this engine, once.
-    const turn = await this.#store.updateTurn(found.id, { status: 'running', lease: this.#lease.id }, ['waiting']);
+    const turn = await this.#store.updateTurn(found.id, { status: 'running', lease: this.#recovery.lease.id }, ['waiting']);
     if (turn === undefined) throw unavailable();
     const items = [...(await this.#store.listItems(thread.id))];
     const turnItems = items.filter((item) => item.turnId === turn.id);
@@ -638,7 +585,7 @@ class PlumbEngine implements Engine {
     if (record === undefined || owner === undefined || record.owner !== owner) return unavailable();
     const thread = await this.#store.getThread(record.threadId);
     // A turn resumed here, wherever it paused, runs under this engine's lease from now on.
-    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#lease.id }, ['waiting']);
+    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#recovery.lease.id }, ['waiting']);
     if (thread === undefined || turn === undefined || record.status !== 'pending') {
       if (turn !== undefined) await this.#store.updateTurn(turn.id, { status: 'waiting' }, ['running']);
       return unavailable(record.threadId, record.turnId);
@@ -731,7 +678,7 @@ class PlumbEngine implements Engine {
       return false;
     }
     const thread = await this.#store.getThread(record.threadId);
-    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#lease.id }, ['waiting']);
+    const turn = await this.#store.updateTurn(record.turnId, { status: 'running', lease: this.#recovery.lease.id }, ['waiting']);
     if (thread === undefined || turn === undefined) return false;
     const claim = await this.#store.claimConfirmation(record.id, record.owner, now, { status: 'cancelled', reason: 'confirmation_timed_out' });
     if (claim.outcome !== 'expired') {
@@ -777,7 +724,7 @@ class PlumbEngine implements Engine {
     }
     const waiting = (await this.#store.listTurns(thread.id)).find((turn) => turn.status === 'waiting');
     if (waiting === undefined) return undefined;
-    const turn = await this.#store.updateTurn(waiting.id, { status: 'running', lease: this.#lease.id }, ['waiting']);
+    const turn = await this.#store.updateTurn(waiting.id, { status: 'running', lease: this.#recovery.lease.id }, ['waiting']);
     if (turn === undefined) return this.#store.getTurn(waiting.id);
     for (const pending of await this.#store.pendingConfirmations(turn.id)) this.#clearExpiry(pending.id);
     const channel = this.#channel();
@@ -818,7 +765,7 @@ class PlumbEngine implements Engine {
       void channel.push({ ...base, type: 'error', code: 'not_retryable', reason: refused.reason, message: refused.message });
       return;
     }
-    const turn = await this.#store.updateTurn(found.id, { status: 'running', failureCode: null, failureMessage: null, lease: this.#lease.id }, [found.status === 'cancelled' ? 'cancelled' : 'failed']);
+    const turn = await this.#store.updateTurn(found.id, { status: 'running', failureCode: null, failureMessage: null, lease: this.#recovery.lease.id }, [found.status === 'cancelled' ? 'cancelled' : 'failed']);
     if (turn === undefined) {
       void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message: 'This turn is already being retried.' });
       return;
@@ -864,7 +811,7 @@ class PlumbEngine implements Engine {
     await Promise.allSettled([...this.#tasks]);
     // Released once nothing runs under it: what is left active (nothing, normally) is orphaned at once.
     await this.ready.catch(() => undefined);
-    await this.#lease.close();
+    await this.#recovery.lease.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -33,7 +33,7 @@ export { engineSettingsSchema, parseEngineSettings } from './settings.js';
 export type { EngineSettings, EngineSettingsInput } from './settings.js';
 export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
 export { buildSystemPrompt, groundingRules } from './context/index.js';
-export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
+export { recoverInterruptedTurns, classifyInterrupted } from './recovery/index.js';
 export { storeConfirmations } from './confirmation-adapter.js';
 export type { ConfirmationBinding } from './confirmation-adapter.js';
 // The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.

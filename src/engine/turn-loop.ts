@@ -7,7 +7,7 @@ import type { Completion } from './decide.js';
 import { newItems, textMarks } from './shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import { runToolStep } from './tool-step.js';
-import { TextDrafts } from './text-drafts.js';
+import { TextDrafts } from './recovery/index.js';
 import { successfulCalls } from './turn-state.js';
 import type { TurnRun } from './turn-run.js';
 

@@ -1,5 +1,5 @@
-import type { ConfirmationRecord, ItemRecord, Store, TurnRecord } from '../store/index.js';
-import { confirmationRequestOf, confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from './shared/index.js';
+import type { ConfirmationRecord, ItemRecord, Store, TurnRecord } from '../../store/index.js';
+import { confirmationRequestOf, confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from '../shared/index.js';
 
 /**
  * How a turn that stopped mid-run ended: `effect_outcome_unknown` when a write had started and not

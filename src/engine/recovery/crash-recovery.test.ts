@@ -3,12 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { collect } from './index.js';
-import { alice, key, makeKit } from '../../test/support/engine-kit.js';
-import type { Kit } from '../../test/support/engine-kit.js';
-import { tempDirEach } from '../../test/support/temp.js';
+import { openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { collect } from '../index.js';
+import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-crash-');
 const kits: Kit[] = [];

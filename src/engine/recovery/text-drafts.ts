@@ -1,5 +1,5 @@
-import { newItems } from './shared/index.js';
-import type { RunSink } from './shared/index.js';
+import { newItems } from '../shared/index.js';
+import type { RunSink } from '../shared/index.js';
 
 /** How long streamed text gathers before it is journaled as one draft (and then shown). Milliseconds. */
 export const draftBatchMs = 20;

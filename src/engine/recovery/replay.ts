@@ -1,11 +1,11 @@
-import type { ItemRecord, TurnRecord } from '../store/index.js';
-import type { ChatEvent } from './shared/index.js';
-import type { ValueSource } from '../answers/index.js';
-import type { TurnPlan } from '../router/index.js';
-import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from './shared/index.js';
-import { questionEvent } from './thread/index.js';
-import { describeMutation, planEventOf } from './shared/index.js';
-import { parsedArguments } from './shared/index.js';
+import type { ItemRecord, TurnRecord } from '../../store/index.js';
+import type { ChatEvent } from '../shared/index.js';
+import type { ValueSource } from '../../answers/index.js';
+import type { TurnPlan } from '../../router/index.js';
+import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from '../shared/index.js';
+import { questionEvent } from '../thread/index.js';
+import { describeMutation, planEventOf } from '../shared/index.js';
+import { parsedArguments } from '../shared/index.js';
 
 /**
  * The events of a turn as its journal tells them (a repeated request key, a reconnecting client):

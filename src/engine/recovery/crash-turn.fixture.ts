@@ -10,12 +10,12 @@
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
-import { userActor } from '../core/index.js';
-import { createScriptedProvider } from '../providers/index.js';
-import { openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { defineTool } from '../tools/index.js';
-import { createEngine } from './index.js';
+import { userActor } from '../../core/index.js';
+import { createScriptedProvider } from '../../providers/index.js';
+import { openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { defineTool } from '../../tools/index.js';
+import { createEngine } from '../index.js';
 
 const [dbPath, markerPath, mode] = process.argv.slice(2);
 if (dbPath === undefined || markerPath === undefined || mode === undefined) throw new Error('usage: crash-turn DB MARKER MODE');

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 
 export interface EngineLeaseOptions {
   readonly store: Store;

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeWithPostgres } from '../data/testing/postgres.js';
-import { openPostgresStore } from '../postgres/index.js';
-import { openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
-import { tempDirEach } from '../../test/support/temp.js';
-import { collect } from './index.js';
-import { alice, key, makeKit } from '../../test/support/engine-kit.js';
-import type { Kit } from '../../test/support/engine-kit.js';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
+import { openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { tempDirEach } from '../../../test/support/temp.js';
+import { collect } from '../index.js';
+import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
 
 /** Two handles on one journal stand for two processes: each engine has its own connection and lease. */
 type OpenJournal = () => Promise<Store>;

@@ -5,11 +5,11 @@
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
-import { userActor } from '../core/index.js';
-import { createScriptedProvider } from '../providers/index.js';
-import { openSqliteStore } from '../store/index.js';
-import { defineTool } from '../tools/index.js';
-import { collect, createEngine } from './index.js';
+import { userActor } from '../../core/index.js';
+import { createScriptedProvider } from '../../providers/index.js';
+import { openSqliteStore } from '../../store/index.js';
+import { defineTool } from '../../tools/index.js';
+import { collect, createEngine } from '../index.js';
 
 const [dbPath, markerPath] = process.argv.slice(2);
 if (dbPath === undefined || markerPath === undefined) throw new Error('usage: crash-child DB MARKER');
