@@ -26,7 +26,7 @@ export type {
 } from './shared/index.js';
 // The planned port is planned's (the side the engine calls); re-exported for hosts that import it from the engine.
 export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from '../planned/index.js';
-export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
+export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './turn/index.js';
 export { engineErrorCodes } from './shared/index.js';
 export type { EngineErrorCode } from './shared/index.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';
@@ -34,7 +34,7 @@ export type { EngineSettings, EngineSettingsInput } from './settings.js';
 export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
 export { buildSystemPrompt, groundingRules } from './context/index.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './recovery/index.js';
-export { storeConfirmations } from './confirmation-adapter.js';
-export type { ConfirmationBinding } from './confirmation-adapter.js';
+export { storeConfirmations } from './turn/index.js';
+export type { ConfirmationBinding } from './turn/index.js';
 // The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.
 export { createAppReader, type AppReader, type AppReaderOptions } from '../reading/index.js';

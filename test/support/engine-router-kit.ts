@@ -1,14 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../src/demo/index.js';
 import { createScriptedProvider } from '../../src/providers/index.js';
 import type { Provider, ScriptInput, ScriptedProvider } from '../../src/providers/index.js';
 import { createRouter, loadRulebook } from '../../src/router/index.js';
 import type { CatalogueEntry, Router, RulebookInput } from '../../src/router/index.js';
-import type { Store } from '../../src/store/index.js';
+import { createMemoryStore, openSqliteStore } from '../../src/store/index.js';
+import type { ItemRecord, Store } from '../../src/store/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import type { Tool } from '../../src/tools/index.js';
 import { createEngine } from '../../src/engine/index.js';
-import type { Engine, EngineOptions, EngineReader, EngineSettingsInput } from '../../src/engine/index.js';
+import type { ChatEvent, ConfirmMutationEvent, Engine, EngineOptions, EngineReader, EngineSettingsInput, PlanEvent } from '../../src/engine/index.js';
 
 /** Router-first test pieces: the demo's router files over stand-in host tools that log their calls. */
 export const SECRET = 'engine-router-test-secret-0123';
@@ -116,4 +121,58 @@ export function routerKit(
     ...options.extra,
   });
   return { engine, store, provider: scripted, calls: calls.log, writesNoted: () => noted };
+}
+
+/** `routerKit`s and SQLite stores of the calling test file, closed (and their directories removed) after each test. */
+export function trackedRouterKits(): {
+  kit(options?: Parameters<typeof routerKit>[1], store?: Store): RouterKit;
+  sqlitePath(): string;
+  sqlite(path: string): Promise<Store>;
+  /** Closes the oldest open SQLite store now (a restart on the same file). */
+  closeOldestSqlite(): Promise<void>;
+} {
+  const kits: RouterKit[] = [];
+  const stores: Store[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const made of kits.splice(0)) await made.engine.close();
+    for (const store of stores.splice(0)) await store.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    kit(options = {}, store = createMemoryStore()) {
+      const made = routerKit(store, options);
+      kits.push(made);
+      return made;
+    },
+    sqlitePath() {
+      const dir = mkdtempSync(join(tmpdir(), 'plumb-router-'));
+      dirs.push(dir);
+      return join(dir, 'chat.db');
+    },
+    async sqlite(path) {
+      const store = await openSqliteStore({ path });
+      stores.push(store);
+      return store;
+    },
+    async closeOldestSqlite() {
+      await stores.shift()?.close();
+    },
+  };
+}
+
+export const eventTypes = (events: readonly ChatEvent[]): string[] => events.map((event) => event.type);
+export const planOf = (events: readonly ChatEvent[]): PlanEvent => events.find((event): event is PlanEvent => event.type === 'plan')!;
+export const confirmOf = (events: readonly ChatEvent[]): ConfirmMutationEvent => events.find((event): event is ConfirmMutationEvent => event.type === 'confirm_mutation')!;
+
+/** The journal as `kind[:detail]`: a plan item shows its outcome and what the engine did. */
+export async function journalOf(store: Store, threadId: string): Promise<string[]> {
+  return (await store.listItems(threadId)).map(describeItem);
+}
+function describeItem(item: ItemRecord): string {
+  const data = item.data as Record<string, unknown>;
+  if (item.kind === 'retry_marker' && data.reason === 'plan') return `plan:${(data.plan as { outcome: string }).outcome}/${String(data.next)}`;
+  if ((item.kind as string) === 'plan') return `plan:${(data.plan as { outcome: string }).outcome}/${String(data.next)}`;
+  if (item.kind === 'tool_call' || item.kind === 'tool_result') return `${item.kind}:${String(data.name)}`;
+  return item.kind;
 }
