@@ -125,11 +125,11 @@ export function routerKit(
 
 /** `routerKit`s and SQLite stores of the calling test file, closed (and their directories removed) after each test. */
 export function trackedRouterKits(): {
-  kit(options?: Parameters<typeof routerKit>[1], store?: Store): RouterKit;
-  sqlitePath(): string;
-  sqlite(path: string): Promise<Store>;
+  readonly kit: (options?: Parameters<typeof routerKit>[1], store?: Store) => RouterKit;
+  readonly sqlitePath: () => string;
+  readonly sqlite: (path: string) => Promise<Store>;
   /** Closes the oldest open SQLite store now (a restart on the same file). */
-  closeOldestSqlite(): Promise<void>;
+  readonly closeOldestSqlite: () => Promise<void>;
 } {
   const kits: RouterKit[] = [];
   const stores: Store[] = [];
@@ -140,22 +140,22 @@ export function trackedRouterKits(): {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return {
-    kit(options = {}, store = createMemoryStore()) {
+    kit: (options = {}, store = createMemoryStore()) => {
       const made = routerKit(store, options);
       kits.push(made);
       return made;
     },
-    sqlitePath() {
+    sqlitePath: () => {
       const dir = mkdtempSync(join(tmpdir(), 'plumb-router-'));
       dirs.push(dir);
       return join(dir, 'chat.db');
     },
-    async sqlite(path) {
+    sqlite: async (path) => {
       const store = await openSqliteStore({ path });
       stores.push(store);
       return store;
     },
-    async closeOldestSqlite() {
+    closeOldestSqlite: async () => {
       await stores.shift()?.close();
     },
   };

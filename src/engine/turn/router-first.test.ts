@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PlumbError, userActor } from '../../core/index.js';
-import { demoCatalogue } from '../../demo/index.js';
-import type { Provider } from '../../providers/index.js';
+import { userActor } from '../../core/index.js';
 import { createRouter } from '../../router/index.js';
 import type { CatalogueEntry } from '../../router/index.js';
 import { defineTool } from '../../tools/index.js';
-import { createMemoryStore, openSqliteStore } from '../../store/index.js';
-import type { ItemRecord, Store } from '../../store/index.js';
 import { collect } from '../index.js';
-import type { ChatEvent, ConfirmMutationEvent, PlanEvent } from '../index.js';
+import type { ConfirmMutationEvent } from '../index.js';
 import type { RouterKit } from '../../../test/support/engine-router-kit.js';
-import { SECRET, confirmOf, demoRouter, eventTypes as types, journalOf as journal, planOf, trackedRouterKits } from '../../../test/support/engine-router-kit.js';
+import { SECRET, confirmOf, eventTypes as types, journalOf as journal, planOf, trackedRouterKits } from '../../../test/support/engine-router-kit.js';
 
 const alice = userActor('alice', ['admin']);
 let keys = 0;
 const key = (): string => `router-req-${++keys}`;
-const { kit, sqlite, sqlitePath } = trackedRouterKits();
+const { kit } = trackedRouterKits();
 
 describe('router-first turns: each outcome as events and journal items', () => {
   it('runs a read the router planned and answers it without a provider', async () => {
