@@ -1,9 +1,9 @@
 /** The engine: threads, turns and runs over a store, the model tool loop, confirmations, bounds, retries, cancel. */
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, ThreadView, AnswerRequest, QueueChange } from './engine.js';
-export type { ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread-ops.js';
-export { maxPageItems, maxPageBytes, generatedTitle } from './thread-ops.js';
-export { collect } from './events.js';
+export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, AnswerRequest } from './engine.js';
+export type { ThreadView, QueueChange, ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread/index.js';
+export { maxPageItems, maxPageBytes, generatedTitle } from './thread/index.js';
+export { collect } from './shared/index.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -23,17 +23,18 @@ export type {
   SteerEvent,
   QuestionEvent,
   QuestionChoice,
-} from './events.js';
-export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from './planned-port.js';
-export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './router-types.js';
-export { engineErrorCodes } from './errors.js';
-export type { EngineErrorCode } from './errors.js';
+} from './shared/index.js';
+// The planned port is planned's (the side the engine calls); re-exported for hosts that import it from the engine.
+export type { Coverage, PlannedEvent, PlannedOutcome, PlannedPort, PlannedRunner, TaskStatus } from '../planned/index.js';
+export type { EngineReader, AnswerRenderer, AnswerInput, StepOutcome } from './turn/index.js';
+export { engineErrorCodes } from './shared/index.js';
+export type { EngineErrorCode } from './shared/index.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';
 export type { EngineSettings, EngineSettingsInput } from './settings.js';
-export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './hooks.js';
-export { buildSystemPrompt, groundingRules } from './system-prompt.js';
-export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
-export { storeConfirmations } from './confirmation-adapter.js';
-export type { ConfirmationBinding } from './confirmation-adapter.js';
+export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
+export { buildSystemPrompt, groundingRules } from './context/index.js';
+export { recoverInterruptedTurns, classifyInterrupted } from './recovery/index.js';
+export { storeConfirmations } from './turn/index.js';
+export type { ConfirmationBinding } from './turn/index.js';
 // The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.
 export { createAppReader, type AppReader, type AppReaderOptions } from '../reading/index.js';

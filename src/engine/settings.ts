@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
-import { compactionLimit } from './context-budget.js';
+import { compactionLimit } from './context/index.js';
 
 /** The engine settings, every default and unit in one place. Unknown keys are errors. */
 export const engineSettingsSchema = z.strictObject({

@@ -1,5 +1,4 @@
 import type { ErrorCatalogue } from '../core/index.js';
-import { engineErrorCodes } from '../engine/index.js';
 
 /**
  * Codes of planned turns: the stable terminal reasons a turn ends with when no grounded answer is
@@ -10,8 +9,8 @@ export const plannedErrorCodes = {
   manager_unresolved: 'A task names data the assistant cannot see or that does not exist.',
   dependency_blocked: 'A task could not run because a task it depends on did not complete.',
   budget_exhausted: 'The planned turn used the model rounds it may use before it had a grounded answer.',
-  // One code, one meaning: a planned turn's deadline is a turn's deadline (the engine's catalogue says it once).
-  deadline_exceeded: engineErrorCodes.deadline_exceeded,
+  // One code, one meaning: a planned turn's deadline is a turn's deadline (the engine's catalogue takes this text).
+  deadline_exceeded: 'The turn ran past its deadline (turnDeadlineSeconds; for a planned turn, one of its stage deadlines) and was stopped.',
   provider_failed: 'A model of the planned turn failed and its fallback did too.',
   synthesis_failed: 'No answer that cites only evidence the turn gathered came back, even after the fallback.',
   trust_group_mismatch: 'The roles of planned turns are pinned to profiles of different trust groups.',

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { collect } from '../index.js';
+import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
+import type { Kit } from '../../../test/support/engine-kit.js';
+import { tempDirEach } from '../../../test/support/temp.js';
+
+const dir = tempDirEach('plumb-crash-');
+const kits: Kit[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const made of kits.splice(0)) await made.engine.close();
+  for (const store of stores.splice(0)) await store.close();
+});
+
+/**
+ * Runs crash-turn.fixture.ts in `mode` and SIGKILLs it once `ready(events, marker)` says so; then
+ * reopens the store, waits for the dead engine's lease to lapse, and starts an engine on it.
+ */
+async function crash(mode: string, ready: (events: readonly Record<string, unknown>[], marker: string) => boolean, completions: unknown[] = [{ text: 'never' }]) {
+  const dbPath = join(dir.path, `${mode}.db`);
+  const marker = join(dir.path, `${mode}.marker`);
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), dbPath, marker, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const events: Record<string, unknown>[] = [];
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    const lines = stdout.split('\n');
+    stdout = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const markerText = (): string => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
+    for (let i = 0; i < 3000 && !ready(events, markerText()); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(ready(events, markerText()), stderr).toBe(true);
+    child.kill('SIGKILL');
+    await exited;
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  const store = await openSqliteStore({ path: dbPath });
+  stores.push(store);
+  for (let i = 0; i < 300 && (await store.orphanedTurns()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const made = makeKit({ completions: completions as never }, {}, { store });
+  kits.push(made);
+  await made.engine.ready;
+  const [thread] = await store.listThreads('user:alice');
+  const [turn] = await store.listTurns(thread!.id);
+  return { events, store, made, thread: thread!, turn: turn!, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : '' };
+}
+
+describe('nothing a client saw is lost', () => {
+  it('journals streamed text before a client sees it: SIGKILL after the first chunk, and the text is there', async () => {
+    const { events, store, made, thread, turn } = await crash('stream', (seen) => seen.some((event) => event.type === 'text_chunk'));
+    const shown = events.filter((event) => event.type === 'text_chunk').map((event) => event.content).join('');
+    expect(shown).toBe('Alpha bravo ');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
+    const drafts = (await store.listItems(thread.id)).filter((item) => item.kind === 'text_draft').map((item) => (item.data as { text: string }).text).join('');
+    expect(drafts.startsWith(shown)).toBe(true);
+    // What the journal tells a client coming back (a resent request key) holds the text it was shown.
+    const replayed = await collect(made.engine.send({ actor: alice, requestKey: 'crash-1', text: 'tell me slowly' }));
+    expect(replayed.events.filter((event) => event.type === 'text_chunk').map((event) => (event.type === 'text_chunk' ? event.content : '')).join('')).toContain(shown);
+  }, 30_000);
+
+  it('ends a turn killed between the approval and its journal record truthfully: the confirmation resolved, the write not run', async () => {
+    const { store, made, thread, turn, marker } = await crash('approve-before-journal', (_seen, text) => text.includes('approved'), [{ when: { toolResultContains: 'did not run' }, text: 'The server stopped before adding it; nothing changed.' }]);
+    expect(marker).not.toContain('executed');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
+    const items = await store.listItems(thread.id);
+    const request = items.find((item) => item.kind === 'confirmation_request')!;
+    const confirmation = await store.getConfirmation((request.data as { confirmationId: string }).confirmationId);
+    expect(confirmation).toMatchObject({ status: 'resolved', resolution: { status: 'cancelled', reason: 'interrupted' } });
+    expect(items.map((item) => item.kind)).toEqual(['user_text', 'tool_call', 'confirmation_request', 'confirmation_resolution', 'tool_result', 'error']);
+    expect(items.find((item) => item.kind === 'tool_result')).toMatchObject({ data: { callId: 'w1', result: { status: 'cancelled', reason: 'interrupted' } } });
+    // Retried, the model reads that the write did not run; nothing reports an unknown outcome.
+    const retried = await collect(made.engine.retry({ actor: alice, turnId: turn.id, requestKey: key() }));
+    expect(retried.answer).toBe('The server stopped before adding it; nothing changed.');
+    expect(retried.events.some((event) => event.type === 'error')).toBe(false);
+    expect(made.writes).toEqual([]);
+  }, 30_000);
+
+  it('ends a turn killed after the approval was journaled but before the claim as a write that did not run', async () => {
+    const { store, thread, turn, marker } = await crash('approve-before-claim', (_seen, text) => text.includes('claiming'));
+    expect(marker).not.toContain('executed');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
+    const items = await store.listItems(thread.id);
+    expect(items.map((item) => item.kind)).toEqual(['user_text', 'tool_call', 'confirmation_request', 'confirmation_resolution', 'confirmation_resolution', 'tool_result', 'error']);
+    const request = items.find((item) => item.kind === 'confirmation_request')!;
+    expect(await store.getConfirmation((request.data as { confirmationId: string }).confirmationId)).toMatchObject({ status: 'resolved' });
+  }, 30_000);
+});

@@ -1,0 +1,74 @@
+import type { ItemRecord, TurnRecord } from '../../store/index.js';
+import type { ChatEvent } from '../shared/index.js';
+import type { ValueSource } from '../../answers/index.js';
+import type { TurnPlan } from '../../router/index.js';
+import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from '../shared/index.js';
+import { questionEvent } from '../thread/index.js';
+import { describeMutation, planEventOf } from '../shared/index.js';
+import { parsedArguments } from '../shared/index.js';
+
+/**
+ * The events of a turn as its journal tells them (a repeated request key, a reconnecting client):
+ * calls, results, each committed text as one chunk, a pending confirmation, and the terminal event.
+ */
+export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[]): ChatEvent[] {
+  const base = { thread_id: turn.threadId, turn_id: turn.id };
+  const events: ChatEvent[] = [];
+  // Streamed text of a round that never committed its own text (the turn stopped mid-stream): shown as it was.
+  const drafts = new Map<number, string>();
+  const stepsWithText = new Set<number>();
+  for (const item of turnItems) {
+    if (item.kind === 'assistant_text' || item.kind === 'tool_call') stepsWithText.add(itemStep(item));
+    else if (item.kind === 'text_draft') drafts.set(draftOf(item).step, `${drafts.get(draftOf(item).step) ?? ''}${draftOf(item).text}`);
+    else if (item.kind === 'retry_marker' && retryReason(item) === 'provider') drafts.delete(itemStep(item));
+  }
+  for (const item of turnItems) {
+    switch (item.kind) {
+      case 'user_text': {
+        const data = item.data as { queueId?: unknown; steered?: unknown };
+        if (data.steered === true && typeof data.queueId === 'string') events.push({ ...base, type: 'steer', queue_id: data.queueId, text: itemText(item) });
+        break;
+      }
+      case 'question':
+        events.push({ ...base, ...questionEvent(questionOf(item)) });
+        break;
+      case 'assistant_text':
+        if (itemText(item) !== '') {
+          const provenance = (item.data as { provenance?: unknown }).provenance;
+          events.push({ ...base, type: 'text_chunk', content: itemText(item), ...(Array.isArray(provenance) ? { provenance: provenance as ValueSource[] } : {}) });
+        }
+        break;
+      case 'tool_call': {
+        const call = toolCallOf(item);
+        events.push({ ...base, type: 'tool_call', id: call.callId, name: call.name, args: parsedArguments(call.arguments) });
+        break;
+      }
+      case 'tool_result': {
+        const result = toolResultOf(item);
+        events.push({ ...base, type: 'tool_result', id: result.callId, name: result.name, result: result.result });
+        break;
+      }
+      case 'confirmation_request': {
+        const request = confirmationRequestOf(item);
+        const { mutation, input } = describeMutation(request.name, request.arguments);
+        const event = { ...base, type: 'confirm_mutation' as const, id: request.confirmationId, mutation, input, expires_at: request.expiresAt };
+        events.push(request.message === undefined ? event : { ...event, message: request.message });
+        break;
+      }
+      default:
+        if (isPlanItem(item)) events.push({ ...base, ...planEventOf(planItemOf(item).plan as unknown as TurnPlan) });
+        break;
+    }
+  }
+  for (const [step, text] of drafts) if (!stepsWithText.has(step) && text !== '') events.push({ ...base, type: 'text_chunk', content: text });
+  if (turn.status === 'completed') {
+    const usage = { input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens };
+    const answer = turnItems.findLast((item) => item.kind === 'assistant_text');
+    events.push(answer !== undefined && textMarks(answer).truncated ? { ...base, type: 'done', usage, truncated: true } : { ...base, type: 'done', usage });
+  } else if (turn.status === 'failed' || turn.status === 'cancelled') {
+    const last = [...turnItems].reverse().find((item) => item.kind === 'error');
+    const error = last === undefined ? { code: turn.failureCode ?? 'chat_error', message: turn.failureMessage ?? '' } : errorOf(last);
+    events.push({ ...base, type: 'error', code: error.code, message: error.message });
+  }
+  return events;
+}

@@ -1,0 +1,128 @@
+import { PlumbError, actorKey } from '../../core/index.js';
+import type { Actor, JsonValue } from '../../core/index.js';
+import type { TurnRecord } from '../../store/index.js';
+import type { ChatEvent, EventChannel } from '../shared/index.js';
+import { newItems, retryReason, toolCallOf, toolResultOf } from '../shared/index.js';
+import { ownerOf, threadNotFound } from '../thread/index.js';
+import { replayEvents } from '../recovery/index.js';
+import type { TurnHost } from './runner.js';
+import { TurnRun } from './turn-run.js';
+import { emptyCounters, replayCounters } from './turn-state.js';
+
+export interface CancelRequest {
+  readonly threadId: string;
+  readonly mode: 'immediate' | 'graceful';
+  /** When given, only the thread's owner may cancel. */
+  readonly actor?: Actor;
+}
+
+export interface RetryRequest {
+  readonly actor: Actor;
+  readonly turnId: string;
+  readonly requestKey: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Cancels the thread's active turn, or ends its waiting one; the turn once it settled. */
+export async function cancel(host: TurnHost, request: CancelRequest): Promise<TurnRecord | undefined> {
+  await host.usable();
+  const thread = await host.parts.store.getThread(request.threadId);
+  if (thread === undefined || (request.actor !== undefined && actorKey(request.actor) !== thread.owner)) {
+    throw threadNotFound(request.threadId);
+  }
+  const active = host.runner.active.get(thread.id);
+  if (active !== undefined) {
+    active.run.cancel(request.mode);
+    await active.settled;
+    return host.parts.store.getTurn(active.run.turnId);
+  }
+  const waiting = (await host.parts.store.listTurns(thread.id)).find((turn) => turn.status === 'waiting');
+  if (waiting === undefined) return undefined;
+  const turn = await host.parts.store.updateTurn(waiting.id, { status: 'running', lease: host.lease() }, ['waiting']);
+  if (turn === undefined) return host.parts.store.getTurn(waiting.id);
+  for (const pending of await host.parts.store.pendingConfirmations(turn.id)) host.expiry.clear(pending.id);
+  const channel = host.runner.channel();
+  channel.detach();
+  const items = [...(await host.parts.store.listItems(thread.id, { turnId: turn.id }))];
+  const run = new TurnRun({ parts: host.parts, actor: { kind: 'anonymous' }, thread, turn, channel, items, counters: emptyCounters });
+  run.cancelMode = request.mode;
+  await run.cancelled();
+  host.queue.promote(thread.id);
+  return host.parts.store.getTurn(turn.id);
+}
+
+/** Runs a stopped or failed turn again from its committed items (a resent key replays it). */
+export async function retry(host: TurnHost, request: RetryRequest, channel: EventChannel<ChatEvent>): Promise<void> {
+  await host.usable();
+  const owner = ownerOf(request.actor);
+  const found = await host.parts.store.getTurn(request.turnId);
+  if (found === undefined || found.owner !== owner) throw new PlumbError('turn_not_found', `No turn '${request.turnId}' of yours exists.`);
+  const thread = await host.parts.store.getThread(found.threadId);
+  if (thread === undefined) throw new PlumbError('turn_not_found', `No turn '${request.turnId}' of yours exists.`);
+  const base = { thread_id: found.threadId, turn_id: found.id };
+  const turnItems = await host.parts.store.listItems(found.threadId, { turnId: found.id });
+  if (turnItems.some((item) => item.kind === 'retry_marker' && retryReason(item) === 'retry' && (item.data as { requestKey?: unknown }).requestKey === request.requestKey)) {
+    for (const event of replayEvents(found, turnItems)) {
+      const waiting = channel.push(event);
+      if (waiting !== undefined) await waiting;
+    }
+    return;
+  }
+  const turns = await host.parts.store.listTurns(found.threadId);
+  const latest = turns[turns.length - 1];
+  const refused = retryRefusal(found, latest);
+  if (refused !== undefined) {
+    void channel.push({ ...base, type: 'error', code: 'not_retryable', reason: refused.reason, message: refused.message });
+    return;
+  }
+  const turn = await host.parts.store.updateTurn(found.id, { status: 'running', failureCode: null, failureMessage: null, lease: host.lease() }, [found.status === 'cancelled' ? 'cancelled' : 'failed']);
+  if (turn === undefined) {
+    void channel.push({ ...base, type: 'error', code: 'turn_in_progress', message: 'This turn is already being retried.' });
+    return;
+  }
+  const items = [...(await host.parts.store.listItems(thread.id))];
+  const run = new TurnRun({ parts: host.parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters });
+  await host.runner.run(run, async () => {
+    await run.append([newItems.retryMarker({ reason: 'retry', requestKey: request.requestKey })]);
+    run.counters = replayCounters(run.turnItems());
+    await finishDanglingReads(host, run);
+  });
+}
+
+/** Reads that were running when the turn stopped are run again (they change nothing); writes never are. */
+async function finishDanglingReads(host: TurnHost, run: TurnRun): Promise<void> {
+  const items = run.turnItems();
+  const answered = new Set(items.filter((item) => item.kind === 'tool_result').map((item) => toolResultOf(item).callId));
+  const dangling = items.filter((item) => item.kind === 'tool_call').map(toolCallOf).filter((call) => !answered.has(call.callId) && (call.effect === 'read' || call.effect === 'unknown'));
+  if (dangling.length === 0) return;
+  const results = await Promise.all(
+    dangling.map(async (call) =>
+      (await host.parts.dispatcher.dispatch({ name: call.name, arguments: call.arguments }, { actor: run.actor, signal: run.signal, threadId: run.thread.id })) as JsonValue,
+    ),
+  );
+  await run.append(dangling.map((call, index) => newItems.toolResult({ callId: call.callId, name: call.name, result: results[index] ?? null })));
+  for (const [index, call] of dangling.entries()) {
+    const waiting = run.emit({ type: 'tool_result', id: call.callId, name: call.name, result: results[index] ?? null });
+    if (waiting !== undefined) await waiting;
+  }
+}
+
+/**
+ * Why a turn may not be retried, as the `reason` of `not_retryable`: its write's outcome is unknown
+ * (it might run twice), a later turn exists, it is still active or completed, or it failed in a way
+ * that running it again would repeat (a bound, a refusal). A turn that failed `interrupted`,
+ * `rate_limited`, `deadline_exceeded` or with a provider code, or that a person stopped (cancelled
+ * with nothing in flight), is retried from its committed items.
+ */
+export function retryRefusal(turn: TurnRecord, latest: TurnRecord | undefined): { readonly reason: string; readonly message: string } | undefined {
+  const code = turn.failureCode ?? '';
+  if (code === 'effect_outcome_unknown') {
+    return { reason: 'effect_outcome_unknown', message: 'This turn stopped while a change was running; it cannot be retried because the change might run twice. Check the data and ask again.' };
+  }
+  if (latest?.id !== turn.id) return { reason: 'not_latest', message: 'Only the latest turn of a conversation can be retried; a later message was sent after this one.' };
+  if (turn.status === 'accepted' || turn.status === 'running' || turn.status === 'waiting') return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for it to end.' };
+  if (turn.status === 'completed') return { reason: 'completed', message: 'This turn completed; send the message again to ask again.' };
+  const retryable = turn.status === 'cancelled' ? code === 'cancelled' : code === 'interrupted' || code === 'rate_limited' || code === 'deadline_exceeded' || code.startsWith('provider_');
+  if (retryable) return undefined;
+  return { reason: code === '' ? 'not_retryable' : code, message: 'Only a turn that was stopped, or that failed with interrupted, deadline_exceeded, rate_limited or a provider failure, can be retried.' };
+}
