@@ -28,6 +28,7 @@ import type { ProviderOptions } from '../provider-options.js';
 import { CliFailure, CliUsageError } from '../program.js';
 import type { CliIo } from '../program.js';
 import { addRouterOption } from '../router-option.js';
+import { runningPlumb } from '../../running-plumb.js';
 import type { RouterMode } from '../router-option.js';
 
 interface ServeOptions extends AppOptions, ProviderOptions {
@@ -108,6 +109,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
       rateLimitStore: shared.rateStore,
       tokenBudget,
       cwd: loaded.root,
+      runningPlumb,
       ...(config.authenticate === null ? {} : { authenticate: await authenticateFrom(config.authenticate, loaded.load) }),
       ...(config.consoleSignIn ? { login: signInDirectory(config) } : {}),
       consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: exampleLanguages(stack.reader, examples) },
