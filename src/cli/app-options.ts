@@ -6,7 +6,7 @@ import type { Actor } from '../core/index.js';
 import type { ConnectedMcpTools } from '../mcp/index.js';
 import { demoHost, scaledSeed } from '../demo/index.js';
 import { runningPlumb } from '../running-plumb.js';
-import { CliUsageError } from './program.js';
+import { CliUsageError } from './cli-errors.js';
 
 /** The options every command that opens the app shares. */
 export interface AppOptions {

@@ -3,8 +3,8 @@ import { runningPlumb } from '../../running-plumb.js';
 import { checkConfiguration } from '../../server/index.js';
 import { demoHost } from '../../demo/index.js';
 import { addConfigOptions, addDatabaseOption } from '../app-options.js';
-import { CliFailure } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface CheckOptions {
   readonly config?: string;

@@ -12,8 +12,8 @@ import type { Database } from '../../data/index.js';
 import { configHelp } from '../app-options.js';
 import { renderManagers } from '../introspect/render-managers.js';
 import type { IntrospectSummary } from '../introspect/render-managers.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface IntrospectOptions {
   readonly database?: string;
