@@ -49,7 +49,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src/cli/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -18,7 +18,8 @@ export type { Engine, EngineOptions, EngineSettings, ChatEvent, Collected } from
 
 export { createMemoryStore, openSqliteStore } from './store/index.js';
 
-export { defineConfig, defineHost, loadConfig, openHostApp } from './config/index.js';
+export { defineConfig, defineHost, openHostApp } from './config/index.js';
+export { loadConfig, runningPlumb } from './running-plumb.js';
 export type { Authenticate, AuthRequest, AuthResult, HostDefinition, OpenedApp, PlumbConfig, PlumbConfigInput, SeedBatch, TableMode } from './config/index.js';
 
 /** The zod Plumb validates tool inputs with, so that a host's schemas and Plumb's are one copy. */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bookshopPostgres, bookshopRows, bookshopSqlite } from '../src/data/testing/bookshop-schema.js';
+import { bookshopPostgres, bookshopRows, bookshopSqlite } from './support/data/bookshop-schema.js';
 import { describeWithPostgres } from '../src/data/testing/postgres.js';
 import { plumb } from './support/cli.js';
 import { tempDirEach } from './support/temp.js';

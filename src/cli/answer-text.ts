@@ -1,4 +1,4 @@
-import type { CliIo } from './program.js';
+import type { CliIo } from './cli-io.js';
 
 /**
  * A turn's answer text as `plumb ask` prints it. A provider attempt that fails is retried, and its

@@ -5,7 +5,8 @@ import type { LoadedConfig, OpenedApp, PlumbConfig, RawSettings } from '../confi
 import type { Actor } from '../core/index.js';
 import type { ConnectedMcpTools } from '../mcp/index.js';
 import { demoHost, scaledSeed } from '../demo/index.js';
-import { CliUsageError } from './program.js';
+import { runningPlumb } from '../running-plumb.js';
+import { CliUsageError } from './cli-errors.js';
 
 /** The options every command that opens the app shares. */
 export interface AppOptions {
@@ -48,7 +49,7 @@ export async function loadCliConfig(options: AppOptions, overrides: RawSettings 
   const database = options.database ?? options.db;
   if (database !== undefined) given.database = database;
   if (options.scale !== undefined && options.demo !== true) throw new CliUsageError('--scale seeds the demo: give --demo too');
-  return loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides: given });
+  return loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides: given, runningPlumb });
 }
 
 /** A command's app: the configured (or demo) app, opened, with the actor `--as` names. */

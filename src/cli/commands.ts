@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from './program.js';
+import type { CliIo } from './cli-io.js';
 
 type Register = (program: Command, io: CliIo) => void;
 

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from '../config/index.js';
 import type { Provider, ProviderConfig } from '../providers/index.js';
 import { createProvider } from '../providers/index.js';
-import { CliUsageError } from './program.js';
+import { CliUsageError } from './cli-errors.js';
 
 /** The built-in providers a `name:model` spec may name. */
 const named = new Set(['openai', 'anthropic', 'ollama', 'gemini', 'google']);

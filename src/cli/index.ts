@@ -1,2 +1,3 @@
-export { runCli, buildProgram, CliUsageError, CliFailure } from './program.js';
-export type { CliIo } from './program.js';
+export { runCli, buildProgram } from './program.js';
+export { CliUsageError, CliFailure } from './cli-errors.js';
+export type { CliIo } from './cli-io.js';

@@ -1,28 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
+import { CliFailure, CliUsageError } from './cli-errors.js';
+import type { CliIo } from './cli-io.js';
 import { plumbVersion } from './version.js';
-
-/** What a command writes to; injected so that tests and embedding hosts can capture it. */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  /** stderr is a terminal (progress bars draw there); false or absent: plain lines. */
-  readonly stderrIsTTY?: boolean;
-  /** stdout is a terminal: `plumb ask` streams the answer there (and erases a retried attempt's text); false or absent: each round's text once it is final. */
-  readonly stdoutIsTTY?: boolean;
-  /** stdout's width in columns, when it is a terminal. */
-  readonly stdoutColumns?: number;
-}
-
-/** A usage problem: exit 2 with a one-line reason. */
-export class CliUsageError extends Error {
-  override readonly name = 'CliUsageError';
-}
-
-/** The command failed on its own terms (an error result, a failed check): exit 1. */
-export class CliFailure extends Error {
-  override readonly name = 'CliFailure';
-}
 
 /** The program for one run: the command `argv` names is loaded in full, the others listed by summary. */
 export async function buildProgram(io: CliIo, argv: readonly string[] = []): Promise<Command> {

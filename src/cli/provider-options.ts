@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { RawSettings } from '../config/index.js';
-import { CliUsageError } from './program.js';
+import { CliUsageError } from './cli-errors.js';
 
 /** The flags that choose a model, shared by `ask` and `serve`; they override the configuration. */
 export interface ProviderOptions {

@@ -1,6 +1,6 @@
 import { isPlumbError } from '../core/index.js';
 import { redactUrl } from './database-url.js';
-import type { CheckProblem } from './check.js';
+import type { CheckProblem, ConnectMcpServers } from './check.js';
 import type { PlumbConfig } from './schema.js';
 import { storeLocation } from './store-location.js';
 
@@ -8,9 +8,9 @@ import { storeLocation } from './store-location.js';
  * `plumb check` on the services a configuration shares between processes: a journal on PostgreSQL
  * (connects, reads the applied migrations, changes nothing), Redis (connects and pings), each
  * within a bounded wait, and each MCP server whose tools the app takes (starts or reaches it and
- * lists its tools). pg, ioredis and the MCP client load only when configured.
+ * lists its tools, through the MCP client the caller hands in). pg and ioredis load only when configured.
  */
-export async function checkServices(config: PlumbConfig, root: string, problems: CheckProblem[], notes: string[]): Promise<void> {
+export async function checkServices(config: PlumbConfig, root: string, problems: CheckProblem[], notes: string[], connectMcpServers: ConnectMcpServers | undefined): Promise<void> {
   let journal: ReturnType<typeof storeLocation> | undefined;
   // An unset store follows the database, which the app's own check reports on.
   if (config.store !== null) {
@@ -33,7 +33,10 @@ export async function checkServices(config: PlumbConfig, root: string, problems:
     }
   }
   for (const [key, server] of Object.entries(config.mcpServers)) {
-    const { connectMcpServers } = await import('../mcp/index.js');
+    if (connectMcpServers === undefined) {
+      notes.push(`mcpServers.${key}: not reached (this check was given no MCP client).`);
+      continue;
+    }
     try {
       const connected = await connectMcpServers({ [key]: server }, { cwd: root });
       notes.push(`mcpServers.${key}: ${connected.tools.length} tool${connected.tools.length === 1 ? '' : 's'} (${connected.tools.map((tool) => tool.name).join(', ') || 'none'}).`);

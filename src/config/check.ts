@@ -8,10 +8,11 @@ import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
 import { parseDatabaseUrl } from './database-url.js';
 import type { HostDefinition } from './host.js';
+import type { McpServerSetting } from './mcp-settings.js';
 import { findConfigFile } from './find.js';
 import { loadHost, merge, readSettings } from './load.js';
 import type { RawSettings } from './load.js';
-import type { ModuleLoader } from './modules.js';
+import type { ModuleLoader, RunningPlumb } from './modules.js';
 import { settingFunction } from './modules.js';
 import { openDatabase } from './open-app.js';
 import { checkServices } from './check-services.js';
@@ -29,7 +30,14 @@ export interface CheckOptions {
   readonly cwd?: string;
   /** Settings that win over the file (`--demo` gives the demo host as `app`). */
   readonly overrides?: RawSettings;
+  /** What host modules get when they import Plumb by name (see `LoadOptions`). */
+  readonly runningPlumb?: RunningPlumb;
+  /** Reaches the MCP servers the app takes tools from; without it they are not checked. */
+  readonly connectMcpServers?: ConnectMcpServers;
 }
+
+/** The MCP client as the check uses it: connect, count the tools, close. */
+export type ConnectMcpServers = (servers: Readonly<Record<string, McpServerSetting>>, options: { readonly cwd: string }) => Promise<{ readonly tools: readonly { readonly name: string }[]; close(): Promise<void> }>;
 
 export interface CheckReport {
   readonly config: PlumbConfig | undefined;
@@ -79,7 +87,7 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
   if (config === undefined) return { config: undefined, file, problems, notes };
 
   await checkModules(config, load, problems);
-  await checkServices(config, root, problems, notes);
+  await checkServices(config, root, problems, notes, options.connectMcpServers);
   let app: App | undefined;
   if (host !== undefined) app = await checkApp(host, config, root, problems, notes);
   else if (raw.app === undefined || raw.app === null) notes.push('No app is configured (set app, or pass --demo): the data, exposure and allow-lists were not checked.');

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirEach } from '../../test/support/temp.js';
-import { findConfigFile, interpolateEnvironment, loadConfig } from './index.js';
+import { loadConfig } from '../index.js';
+import { findConfigFile, interpolateEnvironment } from './index.js';
 
 describe('finding and reading a configuration', () => {
   const dir = tempDirEach('plumb-find-');

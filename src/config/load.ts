@@ -7,7 +7,7 @@ import { findConfigFile } from './find.js';
 import { hostProblems } from './host.js';
 import type { HostDefinition } from './host.js';
 import { createModuleLoader } from './modules.js';
-import type { ModuleLoader } from './modules.js';
+import type { ModuleLoader, RunningPlumb } from './modules.js';
 import { parseConfig } from './schema.js';
 import type { PlumbConfig } from './schema.js';
 
@@ -20,6 +20,8 @@ export interface LoadOptions {
   readonly cwd?: string;
   /** Settings that win over the file's and the host's (command-line flags). */
   readonly overrides?: RawSettings;
+  /** What host modules get when they import Plumb by name; without it they resolve it as any package. */
+  readonly runningPlumb?: RunningPlumb;
 }
 
 /** A configuration with where it came from, and the loader its module settings go through. */
@@ -54,12 +56,12 @@ export async function readConfigFile(file: string, load: ModuleLoader): Promise<
  * The settings of the configuration file (with `.env` read and `${VAR}` interpolated), not yet
  * validated, with the file and its folder.
  */
-export async function readSettings(options: Pick<LoadOptions, 'path' | 'cwd'> = {}): Promise<{ raw: RawSettings; file: string | undefined; root: string; load: ModuleLoader }> {
+export async function readSettings(options: Pick<LoadOptions, 'path' | 'cwd' | 'runningPlumb'> = {}): Promise<{ raw: RawSettings; file: string | undefined; root: string; load: ModuleLoader }> {
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(options.path, cwd);
   const root = file === undefined ? cwd : dirname(file);
   loadDotEnv(root);
-  const load = createModuleLoader(root);
+  const load = createModuleLoader(root, options.runningPlumb);
   const read = file === undefined ? {} : await readConfigFile(file, load);
   if (read === null || typeof read !== 'object' || Array.isArray(read)) {
     throw new PlumbError('invalid_config', `The configuration in '${file ?? '(none)'}' must be an object of settings.`, { details: { file } });

@@ -11,20 +11,26 @@ export type ModuleExports = Readonly<Record<string, unknown>>;
 export type ModuleLoader = (specifier: string) => Promise<ModuleExports>;
 
 /**
+ * The running Plumb as host modules see it: its faces by the names a host imports them by
+ * (`plumb`, `plumb/server`…). The layer that starts things hands it in; config knows none of them.
+ */
+export type RunningPlumb = () => Promise<Readonly<Record<string, ModuleExports>>>;
+
+/**
  * The loader every module-path setting goes through (`app`, `authenticate`, `permission`, audit
  * `logger`, provider modules, migration files): jiti, so that `.ts` and `.mts` modules load on
- * Node 20 without a build step or the host's own TypeScript loader. A host module that imports
- * `plumb` (or a subpath) gets the Plumb that is running, never a second copy: classes and
- * branded values keep working across the boundary.
+ * Node 20 without a build step or the host's own TypeScript loader. Given `runningPlumb`, a host
+ * module that imports `plumb` (or a subpath) gets the Plumb that is running, never a second copy:
+ * classes and branded values keep working across the boundary.
  */
-export function createModuleLoader(root: string): ModuleLoader {
+export function createModuleLoader(root: string, runningPlumb?: RunningPlumb): ModuleLoader {
   let jiti: Promise<Jiti> | undefined;
   return async (specifier) => {
     const target = isPath(specifier) ? resolve(root, specifier) : specifier;
     if (isPath(specifier) && !existsSync(target)) {
       throw new PlumbError('module_not_found', `No module at '${target}'. Check the path (it is relative to ${root}).`, { details: { module: specifier } });
     }
-    jiti ??= createJiti(root);
+    jiti ??= createJiti(root, runningPlumb);
     const loader = await jiti;
     try {
       return await loader.import<ModuleExports>(target);
@@ -35,23 +41,9 @@ export function createModuleLoader(root: string): ModuleLoader {
   };
 }
 
-async function createJiti(root: string): Promise<Jiti> {
-  const [{ createJiti: create }, plumb, server, router, providers, demo, client, mcp, telemetry] = await Promise.all([
-    import('jiti'),
-    import('../index.js'),
-    import('../server/index.js'),
-    import('../router/index.js'),
-    import('../providers/index.js'),
-    import('../demo/index.js'),
-    import('../client/index.js'),
-    import('../mcp/index.js'),
-    import('../telemetry/index.js'),
-  ]);
-  return create(pathToFileURL(resolve(root, 'plumb.config.js')).href, {
-    interopDefault: false,
-    moduleCache: true,
-    virtualModules: { plumb, 'plumb/server': server, 'plumb/router': router, 'plumb/providers': providers, 'plumb/demo': demo, 'plumb/client': client, 'plumb/mcp': mcp, 'plumb/telemetry': telemetry },
-  });
+async function createJiti(root: string, runningPlumb: RunningPlumb | undefined): Promise<Jiti> {
+  const [{ createJiti: create }, virtualModules] = await Promise.all([import('jiti'), runningPlumb?.() ?? {}]);
+  return create(pathToFileURL(resolve(root, 'plumb.config.js')).href, { interopDefault: false, moduleCache: true, virtualModules });
 }
 
 function isPath(specifier: string): boolean {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openShop } from './testing/shop-fixture.js';
-import type { ShopHandle } from './testing/shop-fixture.js';
+import { openShop } from '../../test/support/data/shop-fixture.js';
+import type { ShopHandle } from '../../test/support/data/shop-fixture.js';
 
 let shop: ShopHandle;
 beforeEach(async () => {

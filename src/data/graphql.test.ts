@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymous } from '../core/index.js';
-import { admin, carol, dataOf, errorOf, openShop, sales } from './testing/shop-fixture.js';
-import type { ShopHandle } from './testing/shop-fixture.js';
+import { admin, carol, dataOf, errorOf, openShop, sales } from '../../test/support/data/shop-fixture.js';
+import type { ShopHandle } from '../../test/support/data/shop-fixture.js';
 
 let shop: ShopHandle;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ afterAll(async () => {
 
 describe('the generated schema', () => {
   it('matches the committed SDL (set UPDATE_SDL=1 to rewrite it after an intended change)', () => {
-    const path = new URL('./testing/shop.graphql', import.meta.url);
+    const path = new URL('../../test/support/data/shop.graphql', import.meta.url);
     const sdl = `${printSchema(shop.app.schema)}\n`;
     if (process.env.UPDATE_SDL === '1') writeFileSync(path, sdl);
     expect(sdl).toBe(readFileSync(path, 'utf8'));

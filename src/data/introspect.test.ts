@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { introspectDatabase, sqlite } from './index.js';
 import type { IntrospectedColumn, IntrospectedSchema, IntrospectedTable, SqliteDatabase } from './index.js';
-import { bookshopPostgres, bookshopSqlite } from './testing/bookshop-schema.js';
+import { bookshopPostgres, bookshopSqlite } from '../../test/support/data/bookshop-schema.js';
 import type { PostgresDatabase } from './postgres-database.js';
 import { describeWithPostgres } from './testing/postgres.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filterKeys, resolveLookup } from './index.js';
-import { lookupCases } from './testing/lookup-cases.js';
-import { admin, openShop } from './testing/shop-fixture.js';
-import type { ShopHandle } from './testing/shop-fixture.js';
+import { lookupCases } from '../../test/support/data/lookup-cases.js';
+import { admin, openShop } from '../../test/support/data/shop-fixture.js';
+import type { ShopHandle } from '../../test/support/data/shop-fixture.js';
 
 let shop: ShopHandle;
 beforeAll(async () => {

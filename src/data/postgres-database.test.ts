@@ -3,12 +3,12 @@ import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseConformance } from './database-conformance.js';
+import { describeDatabaseConformance } from '../../test/support/data/database-conformance.js';
 import { defineApp, defineManager } from './index.js';
 import { postgres } from './postgres-database.js';
 import type { PostgresDatabase } from './postgres-database.js';
 import { describeWithPostgres } from './testing/postgres.js';
-import { admin } from './testing/shop-fixture.js';
+import { admin } from '../../test/support/data/shop-fixture.js';
 
 const run = (database: PostgresDatabase, query: ReturnType<typeof sql>) => database.execute(query.compile(database.kysely));
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { describeDatabaseConformance } from './database-conformance.js';
+import { describeDatabaseConformance } from '../../test/support/data/database-conformance.js';
 import { sqlite } from './index.js';
 
 describeDatabaseConformance('SQLite file', (dir) => sqlite({ path: join(dir, 'conformance.db') }));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineApp, defineManager, sqlite } from './index.js';
-import { admin, openShop, shopManagers } from './testing/shop-fixture.js';
+import { admin, openShop, shopManagers } from '../../test/support/data/shop-fixture.js';
 import { tempDirEach } from '../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-storage-');

@@ -3,7 +3,7 @@ import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../demo/rou
 import type { CatalogueEntry, Language, Router, RulebookInput, TurnPlan } from '../router/index.js';
 import { createRouter, loadCatalogue, loadRulebook, loadVocabulary, mergeVocabularies, runCompute, sessionFromJSON } from '../router/index.js';
 import { generatedDataWords, readEntries } from './test-support/read-entries.js';
-import { SECRET } from '../router/test-support/demo-router.js';
+import { SECRET } from '../../test/support/demo-router.js';
 import { createDataReader } from './index.js';
 
 const dataReader = createDataReader();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Language, TurnPlan } from './index.js';
 import { createRouter } from './index.js';
-import { demoRouter } from './test-support/demo-router.js';
+import { demoRouter } from '../../test/support/demo-router.js';
 
 const NOW = { now: '2026-10-19T09:00:00-03:00' };
 const tools = (plan: TurnPlan): (string | null)[] => plan.steps.map((s) => s.selection.tool);

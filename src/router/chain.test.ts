@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoRulebookYaml } from '../demo/router/index.js';
 import type { CatalogueEntry, JsonSchema } from './index.js';
 import { createRouter } from './index.js';
-import { SECRET } from './test-support/demo-router.js';
+import { SECRET } from '../../test/support/demo-router.js';
 
 const idOf = (name: string): JsonSchema => ({ type: 'object', properties: { [name]: { type: 'string' } }, required: [name] });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCompute } from './index.js';
-import { demoRouter } from './test-support/demo-router.js';
+import { demoRouter } from '../../test/support/demo-router.js';
 
 describe('runCompute', () => {
   const plan = demoRouter({ compute: true }).plan('what is the average total of orders 4411 and 4412');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readDates } from './index.js';
-import { demoRouter } from './test-support/demo-router.js';
+import { demoRouter } from '../../test/support/demo-router.js';
 
 const MONDAY = '2026-10-19T09:00:00+01:00';
 const SUNDAY = '2026-10-25T20:00:00-03:00';

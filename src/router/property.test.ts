@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OUTCOMES } from './index.js';
-import { demoRouter } from './test-support/demo-router.js';
+import { demoRouter } from '../../test/support/demo-router.js';
 
 const router = demoRouter({ compute: true });
 const NOW = { now: '2026-10-19T09:00:00-03:00' };

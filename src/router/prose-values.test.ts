@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from './index.js';
 import { createRouter } from './index.js';
-import { SECRET } from './test-support/demo-router.js';
+import { SECRET } from '../../test/support/demo-router.js';
 
 const forecast = (location: string, years: string, human: string): CatalogueEntry[] => [
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionFromJSON } from './index.js';
-import { demoRouter } from './test-support/demo-router.js';
+import { demoRouter } from '../../test/support/demo-router.js';
 
 describe('the reference examples, against the demo', () => {
   it('reads the four turns of a session that hands unread turns to the model', () => {

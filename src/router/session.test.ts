@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../demo/router/index.js';
 import type { CatalogueEntry, ToolCheck } from './index.js';
 import { catalogueFromTools, createRouter, resultIdentity, sessionFromJSON } from './index.js';
-import { demoRouter, SECRET } from './test-support/demo-router.js';
+import { demoRouter, SECRET } from '../../test/support/demo-router.js';
 
 function confirmedCharge() {
   const router = demoRouter();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from './index.js';
 import { createRouter } from './index.js';
-import { SECRET } from './test-support/demo-router.js';
+import { SECRET } from '../../test/support/demo-router.js';
 
 const sales = (days: string, limit: string): CatalogueEntry[] => [
   { name: 'sales_report', description: 'Sales report.', parameters: { type: 'object', properties: { [days]: { type: 'integer' }, [limit]: { type: 'integer' } }, required: [days] }, effect: 'read' },

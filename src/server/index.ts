@@ -10,7 +10,8 @@ export { createChatStack } from './chat-stack.js';
 export { stableSecret } from './stable-secret.js';
 export type { ChatHost, ChatStack } from './chat-stack.js';
 // The configuration a server runs with, from its own folder: one import for a host that embeds Plumb.
-export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfig, findConfigFile, configFileNames, checkConfiguration } from '../config/index.js';
+export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfig, findConfigFile, configFileNames } from '../config/index.js';
+export { checkConfiguration } from './check-configuration.js';
 export type { Authenticate, AuthRequest, AuthResult, PlumbConfig, PlumbConfigInput, ConfigProblem, CheckProblem, PermissionCallable, PermissionScope, AuditLevel, AuditRecord, AuditLoggerFn } from '../config/index.js';
 export type { ChatEngine, EngineEvent } from './engine-port.js';
 export { createSigner, readCookie, serializeCookie } from './signed-value.js';

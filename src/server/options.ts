@@ -1,5 +1,5 @@
 import type { App } from '../data/index.js';
-import type { Authenticate, PlumbConfig } from '../config/index.js';
+import type { Authenticate, PlumbConfig, RunningPlumb } from '../config/index.js';
 import type { AuditOptions } from './audit.js';
 import type { ConsoleInfo, LoginDirectory } from './console-routes.js';
 import type { ChatEngine } from './engine-port.js';
@@ -45,5 +45,7 @@ export interface PlumbChatOptions {
   readonly secret?: string;
   /** Directory the module-path settings (`authenticate`, `permission`, audit `logger`) are resolved from. */
   readonly cwd?: string;
+  /** What those modules get when they import Plumb by name (the CLI hands in the running Plumb). */
+  readonly runningPlumb?: RunningPlumb;
   readonly clock?: () => number;
 }

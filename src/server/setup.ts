@@ -29,7 +29,7 @@ export interface PlumbSetup {
 export async function resolveSetup(options: PlumbChatOptions): Promise<PlumbSetup> {
   const settings = options.settings ?? parseConfig({});
   const clock = options.clock ?? Date.now;
-  const load = createModuleLoader(options.cwd ?? process.cwd());
+  const load = createModuleLoader(options.cwd ?? process.cwd(), options.runningPlumb);
   const permission = settings.permission === null ? undefined : await settingFunction<PermissionCallable>(settings.permission, { load, key: 'permission', names: ['permission'], signature: 'a function (actor, scope) => boolean' });
   const configuredLogger = settings.audit.logger;
   const auditLogger = options.audit?.logger ?? (configuredLogger === null ? null : await settingFunction<AuditLoggerFn>(configuredLogger, { load, key: 'audit.logger', names: ['logger'], signature: 'a function (record) => void' }));

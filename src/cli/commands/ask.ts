@@ -11,8 +11,8 @@ import type { AppOptions } from '../app-options.js';
 import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
 import { AnswerText } from '../answer-text.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 import { addRouterOption } from '../router-option.js';
 import type { RouterMode } from '../router-option.js';
 

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { checkConfiguration } from '../../config/index.js';
+import { runningPlumb } from '../../running-plumb.js';
+import { checkConfiguration } from '../../server/index.js';
 import { demoHost } from '../../demo/index.js';
 import { addConfigOptions, addDatabaseOption } from '../app-options.js';
-import { CliFailure } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface CheckOptions {
   readonly config?: string;
@@ -25,7 +26,7 @@ export function registerCheckCommand(program: Command, io: CliIo): void {
       if (options.demo === true) overrides.app = demoHost;
       const database = options.database ?? options.db;
       if (database !== undefined) overrides.database = database;
-      const checked = await checkConfiguration({ ...(options.config === undefined ? {} : { path: options.config }), overrides });
+      const checked = await checkConfiguration({ ...(options.config === undefined ? {} : { path: options.config }), overrides, runningPlumb });
       const { problems, notes } = checked;
       // A file that did not load is still the file that was checked.
       const file = checked.file ?? options.config;

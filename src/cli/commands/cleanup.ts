@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { redactUrl, storeLocation } from '../../config/index.js';
 import { cleanupStore } from '../../server/index.js';
 import { addConfigOptions, loadCliConfig } from '../app-options.js';
-import { CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface CleanupOptions {
   readonly config?: string;

@@ -25,8 +25,8 @@ import { contenderLabel, contenderProvider, parseContender } from '../eval-conte
 import type { ContenderSpec } from '../eval-contender.js';
 import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface EvalOptions extends ProviderOptions {
   readonly config?: string;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { addAppOptions, openCliApp, parseJsonOption } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface GraphqlOptions extends AppOptions {
   readonly variables?: string;

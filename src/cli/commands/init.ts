@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { parseDatabaseUrl } from '../../config/index.js';
 import { appFiles, packageJson, scripts } from '../init/template.js';
 import { displayPath } from '../display-path.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 import { plumbVersion } from '../version.js';
 
 interface InitOptions {

@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import { sql } from 'kysely';
 import type { Command } from 'commander';
 import { loadConfig, openDatabase, parseDatabaseUrl, redactUrl } from '../../config/index.js';
+import { runningPlumb } from '../../running-plumb.js';
 import type { DatabaseLocation } from '../../config/index.js';
 import { PlumbError } from '../../core/index.js';
 import { introspectDatabase, sqlite } from '../../data/index.js';
@@ -11,8 +12,8 @@ import type { Database } from '../../data/index.js';
 import { configHelp } from '../app-options.js';
 import { renderManagers } from '../introspect/render-managers.js';
 import type { IntrospectSummary } from '../introspect/render-managers.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface IntrospectOptions {
   readonly database?: string;
@@ -79,7 +80,7 @@ async function databaseLocation(options: IntrospectOptions): Promise<{ location:
   if (given !== undefined) location = parseDatabaseUrl(given, process.cwd(), '--database');
   else {
     // `app: null`: the configuration may name the very module this command is about to write.
-    const loaded = await loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides: { app: null } });
+    const loaded = await loadConfig({ ...(options.config === undefined ? {} : { path: options.config }), overrides: { app: null }, runningPlumb });
     if (loaded.file === undefined) {
       throw new CliUsageError(`say which database to read: --database sqlite:PATH or --database postgres://USER:PASSWORD@HOST:PORT/DATABASE, or run it where a plumb.config.* sets database (none was found from ${loaded.root} upward)`);
     }

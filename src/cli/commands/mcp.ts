@@ -13,8 +13,8 @@ import { createTelemetry } from '../../telemetry/index.js';
 import { createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore } from '../../tools/index.js';
 import { addAppOptions, openCliApp } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
-import { CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 import { plumbVersion } from '../version.js';
 
 interface McpOptions extends AppOptions {

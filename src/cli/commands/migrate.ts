@@ -7,8 +7,8 @@ import { applyDataMigrations, checkTables, dataMigrationState, defineApp, migrat
 import type { App, MigrationPlan, SchemaChange } from '../../data/index.js';
 import { addConfigOptions, addDatabaseOption, loadCliConfig, noApp } from '../app-options.js';
 import { displayPath } from '../display-path.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface MigrateOptions {
   readonly config?: string;

@@ -7,8 +7,8 @@ import { createRouter, sessionFromJSON } from '../../router/index.js';
 import { createChatTools } from '../../tools/index.js';
 import { splitConfig } from '../../config/index.js';
 import { addConfigOptions, addDatabaseOption, loadCliConfig, noApp, openLoadedApp } from '../app-options.js';
-import { CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface RouteOptions {
   readonly config?: string;

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
-import type { CliIo } from '../program.js';
-import { CliFailure } from '../program.js';
+import type { CliIo } from '../cli-io.js';
+import { CliFailure } from '../cli-errors.js';
 
 /** What a worker tells the primary over IPC. */
 export type WorkerMessage = { readonly type: 'plumb-ready'; readonly url: string; readonly banner: string } | { readonly type: 'plumb-failed'; readonly message: string };

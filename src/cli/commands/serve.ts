@@ -25,9 +25,10 @@ import type { AppOptions } from '../app-options.js';
 import type { ModuleLoader } from '../../config/index.js';
 import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 import { addRouterOption } from '../router-option.js';
+import { runningPlumb } from '../../running-plumb.js';
 import type { RouterMode } from '../router-option.js';
 
 interface ServeOptions extends AppOptions, ProviderOptions {
@@ -108,6 +109,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
       rateLimitStore: shared.rateStore,
       tokenBudget,
       cwd: loaded.root,
+      runningPlumb,
       ...(config.authenticate === null ? {} : { authenticate: await authenticateFrom(config.authenticate, loaded.load) }),
       ...(config.consoleSignIn ? { login: signInDirectory(config) } : {}),
       consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: exampleLanguages(stack.reader, examples) },

@@ -5,8 +5,8 @@ import { createChatDispatcher, createMemoryConfirmationStore, createSqliteConfir
 import type { ToolResult } from '../../tools/index.js';
 import { addAppOptions, openCliApp, parseJsonOption } from '../app-options.js';
 import type { AppOptions } from '../app-options.js';
-import { CliFailure, CliUsageError } from '../program.js';
-import type { CliIo } from '../program.js';
+import { CliFailure, CliUsageError } from '../cli-errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface ToolOptions extends AppOptions {
   readonly list?: boolean;

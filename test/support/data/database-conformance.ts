@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from './database.js';
-import { defineApp } from './app.js';
-import { defineManager } from './define-manager.js';
-import { lookupCases } from './testing/lookup-cases.js';
-import { admin, dataOf, openShop } from './testing/shop-fixture.js';
+import type { Database } from '../../../src/data/database.js';
+import { defineApp } from '../../../src/data/app.js';
+import { defineManager } from '../../../src/data/define-manager.js';
+import { lookupCases } from './lookup-cases.js';
+import { admin, dataOf, openShop } from './shop-fixture.js';
 
 /**
  * What every `Database` must do for managers and GraphQL to work unchanged on it. Each database

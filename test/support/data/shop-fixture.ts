@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasRole, isAuthenticated, userActor } from '../../core/index.js';
-import type { Actor } from '../../core/index.js';
-import { defineApp } from '../app.js';
-import type { App, AppOptions } from '../app.js';
-import { defineManager } from '../define-manager.js';
-import type { Database } from '../database.js';
-import type { ManagerSpec } from '../definition-types.js';
-import { sqlite } from '../sqlite-database.js';
+import { hasRole, isAuthenticated, userActor } from '../../../src/core/index.js';
+import type { Actor } from '../../../src/core/index.js';
+import { defineApp } from '../../../src/data/app.js';
+import type { App, AppOptions } from '../../../src/data/app.js';
+import { defineManager } from '../../../src/data/define-manager.js';
+import type { Database } from '../../../src/data/database.js';
+import type { ManagerSpec } from '../../../src/data/definition-types.js';
+import { sqlite } from '../../../src/data/sqlite-database.js';
 
 /** A small shop used by the data layer's own tests: every field type, every relation kind, row permissions. */
 export const shopManagers: readonly ManagerSpec[] = [

@@ -1,7 +1,7 @@
 /** Routers over the demo's files, for the router's tests. */
-import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../demo/router/index.js';
-import type { Router, RulebookInput } from '../index.js';
-import { createRouter, loadRulebook } from '../index.js';
+import { demoCatalogue, demoRulebookYaml, demoVocabularyYaml } from '../../src/demo/index.js';
+import type { Router, RulebookInput } from '../../src/router/index.js';
+import { createRouter, loadRulebook } from '../../src/router/index.js';
 
 export const SECRET = 'test-secret-0123456789abcdef';
 
