@@ -1,13 +1,18 @@
-import type { EngineSettings } from '../settings.js';
 
-type Budgeted = Pick<EngineSettings, 'contextWindowTokens' | 'compactionThreshold' | 'maxOutputTokens' | 'modelMaxOutputTokens'>;
+/** The token settings a budget is computed from (the engine settings' own names; no import back to them). */
+interface Budgeted {
+  readonly contextWindowTokens: number;
+  readonly compactionThreshold: number;
+  readonly maxOutputTokens: number | null;
+  readonly modelMaxOutputTokens: number | null;
+}
 
 /**
  * Room kept between a request's input and output and the window's edge, for what estimates miss:
  * 1% of the window, at most 4,096 tokens. It lies inside the compaction threshold's buffer, not
  * beside it.
  */
-export function safetyMargin(settings: Pick<EngineSettings, 'contextWindowTokens'>): number {
+export function safetyMargin(settings: Pick<Budgeted, 'contextWindowTokens'>): number {
   return Math.min(Math.floor(settings.contextWindowTokens / 100), 4096);
 }
 
@@ -26,7 +31,7 @@ export function compactionLimit(settings: Budgeted): number {
  * explicit per-request ceiling; neither known, none (a ceiling above what the model allows would be
  * refused), and the ceiling is checked on the summary instead.
  */
-export function summaryBudget(settings: Budgeted & Pick<EngineSettings, 'summaryCeiling'>): number | undefined {
+export function summaryBudget(settings: Budgeted & { readonly summaryCeiling: number }): number | undefined {
   const limits = [settings.modelMaxOutputTokens, settings.maxOutputTokens].filter((limit): limit is number => limit !== null);
   return limits.length === 0 ? undefined : Math.min(settings.summaryCeiling, ...limits);
 }
