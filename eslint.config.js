@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'src/console/assets/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'src/console/assets/**', 'evals/apps/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -55,6 +55,22 @@ describe('plumb introspect on SQLite', () => {
     expect(run.stderr).toBe('plumb introspect: 6 tables → 4 managers, 1 many-to-many; skipped 1 table (audit_log) and 1 column, each said why in the output\n');
   });
 
+  it('reads CHECK (col IN (…)) as an enum, a join table with an optional extra column as a relation, and says why a tag list is skipped', async () => {
+    const path = join(dir.path, 'crew.db');
+    new BetterSqlite3(path).exec(`
+      create table crews (id integer primary key, name text not null, shift text not null default 'day' check (shift in ('day', 'night')));
+      create table sites (id integer primary key, name text not null);
+      create table crew_sites (crew_id integer not null references crews (id), site_id integer not null references sites (id), since date, primary key (crew_id, site_id));
+      create table crew_skills (crew_id integer not null references crews (id), skill text not null, primary key (crew_id, skill));`).close();
+    const run = await plumb('introspect', '--database', path);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("    shift: { type: 'enum', values: ['day', 'night'], default: 'day' },");
+    expect(run.stdout).toContain("    sites: { kind: 'manyToMany', target: 'Site', through: 'crew_sites', sourceColumn: 'crew_id', targetColumn: 'site_id' },");
+    expect(run.stdout).toContain('// sites goes through crew_sites, whose other column (since) is not mapped');
+    expect(run.stdout.replace(/\n \* +/g, ' ')).toContain('- crew_skills: a list of skill values per row of crews (its primary key (crew_id, skill) has 2 columns: crew_id → crews), and Plumb has no many-valued field;');
+    expect(run.stderr).toBe('plumb introspect: 4 tables → 2 managers, 1 many-to-many; skipped 1 table (crew_skills), each said why in the output\n');
+  });
+
   it('leaves the database file exactly as it was', async () => {
     const path = bookshopFile(dir.path);
     const before = digest(path);
@@ -181,6 +197,14 @@ describeWithPostgres('plumb introspect on PostgreSQL', (server) => {
     expect(run.stdout).toContain("    publisher: { kind: 'one', target: 'Publisher', column: 'publisher_id', nullable: true },");
     expect(run.stdout).toMatch(/export const Publisher = defineManager\(\{\n {2}name: 'Publisher',\n {2}table: 'publishers',\n {2}fields: \{\n {4}id: \{ type: 'string' \},/);
     expect(run.stderr).toBe('plumb introspect: 6 tables → 4 managers, 1 many-to-many; skipped 1 table (audit_log) and 1 column, each said why in the output\n');
+  });
+
+  it('reads a CHECK (col IN (…)) on a varchar column as an enum', async () => {
+    const schema = await server.freshSchema();
+    await server.admin(`create table "${schema}".crews (id serial primary key, shift varchar(8) not null check (shift in ('day', 'night')))`);
+    const run = await plumb('introspect', '--database', inSchema(schema));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("    shift: { type: 'enum', values: ['day', 'night'] },");
   });
 
   it('generates managers Plumb serves: books with their authors, publishers and tags come back through GraphQL', async () => {

@@ -1,11 +1,16 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import { PlumbError } from '../core/index.js';
+import { allowedValues, postgresInListCheck } from './check-values.js';
+import type { InListCheck } from './check-values.js';
 import type { Database } from './database.js';
 import { byName, checkSignal, isInternalTable, sortedTable } from './introspected-schema.js';
 import type { IntrospectedColumn, IntrospectedForeignKey, IntrospectedSchema } from './introspected-schema.js';
 
 type Row = Readonly<Record<string, unknown>>;
+
+// The string types whose CHECK (col IN (…)) reads as an enum; a check on a date or a number does not.
+const textType = /^(?:text|character varying|character|citext|bpchar)\b/;
 
 // Ordinary and partitioned tables; a partition is read as part of its parent, not on its own.
 const tableKinds = sql`c.relkind in ('r', 'p') and not c.relispartition`;
@@ -40,12 +45,12 @@ async function schemaName(database: Database, signal: AbortSignal | undefined): 
 }
 
 /**
- * PostgreSQL: one schema from pg_catalog in four statements whatever the number of tables (the
- * schema, then columns, unique indexes and foreign keys side by side).
+ * PostgreSQL: one schema from pg_catalog in five statements whatever the number of tables (the
+ * schema, then columns, unique indexes, foreign keys and check constraints side by side).
  */
 export async function introspectPostgres(database: Database, signal: AbortSignal | undefined): Promise<IntrospectedSchema> {
   const schema = await schemaName(database, signal);
-  const [columnRows, indexRows, keyRows] = await Promise.all([
+  const [columnRows, indexRows, keyRows, checkRows] = await Promise.all([
     rows(database, sql`
       select c.relname::text as table_name, a.attname::text as name, format_type(a.atttypid, a.atttypmod) as data_type,
         a.attnotnull as not_null, pg_get_expr(d.adbin, d.adrelid) as default_expression,
@@ -81,7 +86,20 @@ export async function introspectPostgres(database: Database, signal: AbortSignal
       join pg_catalog.pg_class as f on f.oid = k.confrelid
       join pg_catalog.pg_namespace as fn on fn.oid = f.relnamespace
       where n.nspname = ${schema} and ${tableKinds} and k.contype = 'f' and k.conparentid = 0`, signal),
+    rows(database, sql`
+      select c.relname::text as table_name, pg_get_constraintdef(k.oid) as definition
+      from pg_catalog.pg_constraint as k
+      join pg_catalog.pg_class as c on c.oid = k.conrelid
+      join pg_catalog.pg_namespace as n on n.oid = c.relnamespace
+      where n.nspname = ${schema} and ${tableKinds} and k.contype = 'c'`, signal),
   ]);
+
+  const checks = new Map<string, InListCheck[]>();
+  for (const row of checkRows) {
+    const check = postgresInListCheck(text(row.definition));
+    if (check !== undefined) checks.set(text(row.table_name), [...(checks.get(text(row.table_name)) ?? []), check]);
+  }
+  const checked = new Map([...checks].map(([table, list]) => [table, allowedValues(list)]));
 
   const primaryKeys = new Map<string, string[]>();
   const uniqueKeys = new Map<string, string[][]>();
@@ -109,7 +127,7 @@ export async function introspectPostgres(database: Database, signal: AbortSignal
       defaultExpression,
       generated,
       primaryKey: primaryKeys.get(table)?.includes(name) === true,
-      enumValues: row.enum_values === null ? undefined : texts(row.enum_values),
+      enumValues: row.enum_values !== null ? texts(row.enum_values) : textType.test(text(row.data_type)) ? checked.get(table)?.get(name) : undefined,
     });
   }
 

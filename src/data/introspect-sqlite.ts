@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
+import { allowedValues, sqliteInListChecks } from './check-values.js';
 import type { Database } from './database.js';
 import { byName, checkSignal, isInternalTable, sortedTable } from './introspected-schema.js';
 import type { IntrospectedColumn, IntrospectedForeignKey, IntrospectedSchema } from './introspected-schema.js';
@@ -19,7 +20,10 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : '';
 }
 
-/** SQLite: tables from pragma_table_list, columns from pragma_table_xinfo, keys from the index and foreign-key pragmas. */
+/**
+ * SQLite: tables from pragma_table_list, columns from pragma_table_xinfo, keys from the index and
+ * foreign-key pragmas, and the values of `CHECK (col IN (…))` from each CREATE TABLE's text.
+ */
 export async function introspectSqlite(database: Database, signal: AbortSignal | undefined): Promise<IntrospectedSchema> {
   const columnRows = await rows(database, sql`
     select t.name as table_name, t.wr as without_rowid, c.cid, c.name, c.type, c."notnull" as not_null, c.dflt_value, c.pk, c.hidden
@@ -36,6 +40,12 @@ export async function introspectSqlite(database: Database, signal: AbortSignal |
     from pragma_table_list as t join pragma_index_list(t.name) as i join pragma_index_info(i.name) as x
     where ${tableFilter} and i."unique" = 1 and i.partial = 0 and i.origin <> 'pk'
     order by t.name, i.name, x.seqno`, signal);
+  const createRows = await rows(database, sql`
+    select t.name as table_name, s.sql as create_sql
+    from pragma_table_list as t join sqlite_schema as s on s.type = 'table' and s.name = t.name
+    where ${tableFilter}`, signal);
+  // Column names are case-insensitive in SQLite: a check may spell one differently.
+  const checked = new Map(createRows.map((row) => [text(row.table_name), new Map([...allowedValues(sqliteInListChecks(text(row.create_sql)))].map(([column, values]) => [column.toLowerCase(), values]))]));
 
   const tables = new Map<string, { columns: IntrospectedColumn[]; primaryKey: { column: string; position: number }[]; withoutRowid: boolean }>();
   for (const row of columnRows) {
@@ -56,7 +66,7 @@ export async function introspectSqlite(database: Database, signal: AbortSignal |
       defaultExpression,
       generated,
       primaryKey: position > 0,
-      enumValues: undefined,
+      enumValues: checked.get(table)?.get(text(row.name).toLowerCase()),
     });
   }
 

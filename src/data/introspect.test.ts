@@ -96,6 +96,26 @@ describe('introspectDatabase on SQLite', () => {
     expect(table(schema, 'reviews').uniqueKeys).toEqual([]);
   });
 
+  it('reads the values of CHECK (col IN (…)) on a column or on the table, and no other check', async () => {
+    const db = open();
+    db.sqlite.exec(`
+      create table trips (
+        id integer primary key,
+        kind text not null default 'day' check (kind in ('day', 'night')),
+        "Leg" varchar(10) check ("leg" IN ('out','back', 'it''s')),
+        stops integer check (stops in (1, 2)),
+        seats integer check (seats > 0 or seats in ('x')),
+        mode text, check ( (mode in ('road', 'rail')) ), check (mode in ('rail', 'road', 'air'))
+      )`);
+    const schema = await introspectDatabase(db);
+    expect(column(schema, 'trips', 'kind').enumValues).toEqual(['day', 'night']);
+    expect(column(schema, 'trips', 'Leg').enumValues).toEqual(['out', 'back', "it's"]);
+    expect(column(schema, 'trips', 'stops').enumValues).toBeUndefined();
+    expect(column(schema, 'trips', 'seats').enumValues).toBeUndefined();
+    expect(column(schema, 'trips', 'mode').enumValues).toEqual(['road', 'rail']);
+    expect(column(schema, 'books', 'title').enumValues).toBeUndefined();
+  });
+
   it('answers timeout when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('no time left'));
@@ -129,6 +149,23 @@ describeWithPostgres('introspectDatabase on PostgreSQL', (server) => {
     // serial (a sequence default) and identity columns are both filled by the database
     expect(column(schema, 'authors', 'id')).toMatchObject({ hasDefault: true, defaultExpression: "nextval('authors_id_seq'::regclass)" });
     expect(column(schema, 'books', 'id')).toMatchObject({ hasDefault: true, defaultExpression: undefined });
+  });
+
+  it('reads CHECK (col IN (…)) on text and varchar columns as their values, and not on a date or a number', async () => {
+    const schema = await introspectDatabase(await load(`;
+      create table trips (
+        id serial primary key,
+        kind text not null check (kind in ('day', 'night')),
+        leg varchar(10) check (leg in ('out', 'back')),
+        on_day date check (on_day in ('2024-01-01')),
+        stops integer check (stops in (1, 2)),
+        seats integer check (seats > 0))`));
+    expect(column(schema, 'trips', 'kind').enumValues).toEqual(['day', 'night']);
+    expect(column(schema, 'trips', 'leg').enumValues).toEqual(['out', 'back']);
+    expect(column(schema, 'trips', 'on_day').enumValues).toBeUndefined();
+    expect(column(schema, 'trips', 'stops').enumValues).toBeUndefined();
+    expect(column(schema, 'trips', 'seats').enumValues).toBeUndefined();
+    expect(column(schema, 'books', 'status').enumValues).toEqual(['draft', 'published', 'out_of_print']);
   });
 
   it('reads only its own schema, and names the schema of a foreign key that leaves it', async () => {

@@ -24,7 +24,11 @@ export interface IntrospectedColumn {
   /** Computed by the database (GENERATED ALWAYS AS …), so never written. */
   readonly generated: boolean;
   readonly primaryKey: boolean;
-  /** PostgreSQL: the labels of the column's enum type, in their order; undefined for any other type. */
+  /**
+   * The values the column may hold, in their order: a PostgreSQL enum type's labels, or the string
+   * literals of a `CHECK (col IN ('a', 'b', …))` (PostgreSQL: `col = ANY (ARRAY[…])`) on the column
+   * or its table. Undefined when the schema names none.
+   */
   readonly enumValues: readonly string[] | undefined;
 }
 

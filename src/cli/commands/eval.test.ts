@@ -116,7 +116,7 @@ describe('plumb eval', () => {
   });
 
   it.each([
-    [['--dataset', 'nope'], /^plumb: eval_dataset_unknown: Unknown dataset 'nope': give a file path \(\.\/my-cases\.yaml\) or one of demo-default, /],
+    [['--dataset', 'nope'], /^plumb: eval_dataset_unknown: Unknown dataset 'nope': give a file path \(\.\/my-cases\.yaml\) or one of brewery, demo-default, /],
     [['--dataset', './missing.yaml'], /^plumb: eval_dataset_unreadable: Cannot read the dataset '.*missing\.yaml': ENOENT/],
     [['--tier', 'two'], /^plumb: --tier must be an integer from 1 to 9, got 'two'/],
     [['--dataset', 'large-schema', '--tag', 'absent'], /^plumb: no case matches --tag absent in large-schema/],
@@ -133,6 +133,14 @@ describe('plumb eval', () => {
     expect(text).toMatch(message);
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(text).not.toMatch(/\n\s+at /);
+  });
+
+  it('leaves the held-out app datasets out of the default run: they run by name, with their app', async () => {
+    const { io, err } = capture();
+    expect(await runCli(['eval', '--tag', 'absent'], io)).toBe(2);
+    const text = err.join('');
+    expect(text).toMatch(/^plumb: no case matches --tag absent in .*demo-default/);
+    for (const name of ['league', 'brewery', 'observatory']) expect(text).not.toContain(name);
   });
 
   it('exits 2 for a dataset that does not match the shape, naming the path of each problem', async () => {

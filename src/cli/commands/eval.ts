@@ -52,7 +52,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .command('eval')
     .description('Play eval datasets through the engine (no model, a scripted one, or any provider) and score every turn')
     .option('--config <file>', 'configuration file: its provider, settings and app (default: the nearest plumb.config.*)')
-    .option('--dataset <name|file>', 'a packaged dataset by name, or your own YAML file (repeatable; default: every packaged dataset)', collect)
+    .option('--dataset <name|file>', 'a packaged dataset by name, or your own YAML file (repeatable; default: every packaged dataset over a built-in fixture)', collect)
     .addOption(new Option('--fixture <name>', "the data every dataset runs over: demo, large (150 managers), or app (the configured app); default: each dataset's").choices([...evalFixtures]))
     .option('--tier <n>', 'only the cases of this tier (1 is the core)')
     .option('--tag <tag>', 'only cases with this tag (repeatable: every tag given)', collect)
@@ -98,8 +98,11 @@ async function prepare(options: EvalOptions): Promise<Setup> {
     const loaded = await loadCliConfig({ ...(options.config === undefined ? {} : { config: options.config }) }, providerOverrides(options));
     checkProviderFlags(options, loaded.config.provider);
     const tags = options.tag ?? [];
-    const names = options.dataset ?? (await packagedDatasetNames());
-    const datasets = await Promise.all(names.map((name) => resolveDataset(name, process.cwd())));
+    const given = options.dataset ?? (await packagedDatasetNames());
+    const resolved = await Promise.all(given.map((name) => resolveDataset(name, process.cwd())));
+    // The packaged held-out apps' datasets (fixture app) need their own --config: run by name only.
+    const datasets = options.dataset === undefined ? resolved.filter((dataset) => dataset.fixture !== 'app') : resolved;
+    const names = datasets.map((dataset) => dataset.name);
     const fixtureFor = fixtures(loaded, options.fixture, datasets);
     const profiles = new Set(Object.keys(loaded.config.providerProfiles));
     const specs = options.compare === undefined ? [defaultSpec(loaded)] : compareSpecs(options.compare, profiles);

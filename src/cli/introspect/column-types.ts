@@ -26,6 +26,11 @@ function unsupported(column: IntrospectedColumn): ColumnMapping {
  * DATETIME, JSON), then SQLite's own affinity rules (https://sqlite.org/datatype3.html §3.1).
  */
 function sqliteMapping(column: IntrospectedColumn): ColumnMapping {
+  const mapping = sqliteTypeMapping(column);
+  return column.enumValues !== undefined && mapping.kind === 'field' && mapping.type === 'string' ? { kind: 'field', type: 'enum', values: column.enumValues } : mapping;
+}
+
+function sqliteTypeMapping(column: IntrospectedColumn): ColumnMapping {
   const declared = column.dataType.trim().toUpperCase();
   const name = declared.replace(/\s*\(.*$/, '');
   if (name === 'BOOLEAN' || name === 'BOOL') return { kind: 'field', type: 'boolean' };
@@ -60,6 +65,7 @@ const postgresTypes: Readonly<Record<string, FieldType>> = {
   json: 'json', jsonb: 'json',
 };
 
+// enumValues: an enum type's labels, or (on a text column) the values of a CHECK (col IN (…)).
 function postgresMapping(column: IntrospectedColumn): ColumnMapping {
   if (column.enumValues !== undefined) {
     if (column.enumValues.length === 0) return { kind: 'unsupported', reason: `its enum type ${column.dataType} has no values` };

@@ -76,24 +76,37 @@ function list(columns: readonly string[]): string {
   return columns.join(', ');
 }
 
-/** Exactly two columns, each a single-column foreign key, together the primary key (or unique), both required. */
-function isJoinTable(table: IntrospectedTable): boolean {
-  if (table.columns.length !== 2 || table.columns.some((column) => column.nullable || !sqlNamePattern.test(column.name))) return false;
-  const single = table.foreignKeys.filter((key) => key.columns.length === 1);
-  const keyed = new Set(single.map((key) => key.columns[0]));
-  if (single.length !== 2 || keyed.size !== 2 || !table.columns.every((column) => keyed.has(column.name))) return false;
-  const both = (columns: readonly string[]): boolean => columns.length === 2 && columns.every((column) => keyed.has(column));
-  return both(table.primaryKey) || (table.primaryKey.length === 0 && table.uniqueKeys.some(both));
+/** The single-column foreign key on `column`, if there is exactly one. */
+function singleKey(table: IntrospectedTable, column: string): IntrospectedForeignKey | undefined {
+  const keys = table.foreignKeys.filter((key) => key.columns.length === 1 && key.columns[0] === column);
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * A join table: its key (the primary key, or a unique key when it has none) is two required
+ * columns, each a single-column foreign key. Any other column it holds is returned as `extra`.
+ */
+function joinKeys(table: IntrospectedTable): { readonly keys: readonly [IntrospectedForeignKey, IntrospectedForeignKey]; readonly extra: readonly IntrospectedColumn[] } | undefined {
+  const pairs = table.primaryKey.length > 0 ? [table.primaryKey] : table.uniqueKeys.filter((columns) => columns.length === 2);
+  for (const pair of pairs) {
+    if (pair.length !== 2 || pair[0] === pair[1]) continue;
+    const columns = pair.map((name) => table.columns.find((column) => column.name === name));
+    if (columns.some((column) => column === undefined || column.nullable || !sqlNamePattern.test(column.name))) continue;
+    const [first, second] = pair.map((name) => singleKey(table, name));
+    if (first === undefined || second === undefined) continue;
+    return { keys: [first, second], extra: table.columns.filter((column) => !pair.includes(column.name)) };
+  }
+  return undefined;
 }
 
 export function planManagers(schema: IntrospectedSchema): SchemaPlan {
   const { dialect } = schema;
   const skippedTables: SkippedTable[] = [];
   const candidates: Candidate[] = [];
-  const joins: IntrospectedTable[] = [];
+  const joins: { table: IntrospectedTable; keys: readonly [IntrospectedForeignKey, IntrospectedForeignKey]; extra: readonly IntrospectedColumn[] }[] = [];
   for (const table of schema.tables) {
     const found = classify(dialect, table);
-    if (found.kind === 'join') joins.push(table);
+    if (found.kind === 'join') joins.push({ table, ...found.join });
     else if (found.kind === 'skip') skippedTables.push({ table: table.name, reason: found.reason });
     else candidates.push(found.candidate);
   }
@@ -148,20 +161,23 @@ export function planManagers(schema: IntrospectedSchema): SchemaPlan {
   }
 
   const joinTables: string[] = [];
-  for (const table of joins) {
-    const [first, second] = table.columns.map((column) => table.foreignKeys.find((key) => key.columns.length === 1 && key.columns[0] === column.name)!);
-    const refused = [first!, second!].map((key) => ({ column: key.columns[0]!, problem: referenceProblem(key, undefined) })).find((found) => found.problem !== undefined);
+  for (const { table, keys: [first, second], extra } of joins) {
+    const refused = [first, second].map((key) => ({ column: key.columns[0]!, problem: referenceProblem(key, undefined) })).find((found) => found.problem !== undefined);
     if (refused !== undefined) {
       skippedTables.push({ table: table.name, reason: `a join table, but its column ${refused.column} ${refused.problem!}` });
       continue;
     }
-    const source = drafts.get(first!.table)!;
-    const targetName = names.get(second!.table)!;
-    const base = plural(relationBaseName(second!.columns[0]!, targetName));
+    const source = drafts.get(first.table)!;
+    const targetName = names.get(second.table)!;
+    const base = plural(relationBaseName(second.columns[0]!, targetName));
+    const name = source.members.claim(source.members.has(base) ? `${base}Ref` : base);
     source.plan.relations.push({
-      kind: 'manyToMany', name: source.members.claim(source.members.has(base) ? `${base}Ref` : base), target: targetName,
-      through: table.name, sourceColumn: first!.columns[0]!, targetColumn: second!.columns[0]!, reverse: undefined,
+      kind: 'manyToMany', name, target: targetName,
+      through: table.name, sourceColumn: first.columns[0]!, targetColumn: second.columns[0]!, reverse: undefined,
     });
+    if (extra.length > 0) {
+      source.plan.notes.push(`${name} goes through ${table.name}, whose other ${extra.length === 1 ? 'column' : 'columns'} (${list(extra.map((column) => column.name))}) ${extra.length === 1 ? 'is' : 'are'} not mapped: a relation holds only the two keys, and linking rows through Plumb leaves ${extra.length === 1 ? 'it' : 'them'} to the database's default or null.`);
+    }
     joinTables.push(table.name);
   }
 
@@ -183,21 +199,28 @@ interface MutablePlan extends ManagerPlan {
   readonly notes: string[];
 }
 
-type Classified = { readonly kind: 'manager'; readonly candidate: Candidate } | { readonly kind: 'join' } | { readonly kind: 'skip'; readonly reason: string };
+type Classified =
+  | { readonly kind: 'manager'; readonly candidate: Candidate }
+  | { readonly kind: 'join'; readonly join: NonNullable<ReturnType<typeof joinKeys>> }
+  | { readonly kind: 'skip'; readonly reason: string };
 
 /** A table is a manager, a join table, or skipped (and why). */
 function classify(dialect: Dialect, table: IntrospectedTable): Classified {
   if (!sqlNamePattern.test(table.name)) return { kind: 'skip', reason: 'its name is not a plain SQL name (letters, digits and _), which Plumb needs to map it' };
-  if (isJoinTable(table)) return { kind: 'join' };
+  const join = joinKeys(table);
+  if (join !== undefined) {
+    // Linking rows inserts the two keys alone: a required extra column would make every link fail.
+    const required = join.extra.filter((column) => !column.nullable && !column.hasDefault);
+    if (required.length === 0) return { kind: 'join', join };
+    return { kind: 'skip', reason: `a join table of ${join.keys[0].table} and ${join.keys[1].table}, but its ${required.length === 1 ? 'column' : 'columns'} ${list(required.map((column) => column.name))} ${required.length === 1 ? 'is' : 'are'} required without a default, which linking rows through a relation could not fill; give ${required.length === 1 ? 'it' : 'them'} a default or allow null, or give the table a single-column key to read it as a manager` };
+  }
   const reason = tableProblem(dialect, table);
   return typeof reason === 'string' ? { kind: 'skip', reason } : { kind: 'manager', candidate: reason };
 }
 
 function tableProblem(dialect: Dialect, table: IntrospectedTable): Candidate | string {
   if (table.primaryKey.length === 0) return 'it has no primary key (Plumb needs a single-column key)';
-  if (table.primaryKey.length > 1) {
-    return `its primary key (${list(table.primaryKey)}) has ${table.primaryKey.length} columns and it is not a join table of two foreign keys alone (Plumb needs a single-column key)`;
-  }
+  if (table.primaryKey.length > 1) return compositeKeyProblem(table);
   const key = table.columns.find((column) => column.name === table.primaryKey[0])!;
   const type = keyType(dialect, key);
   if (type === undefined) return `its key ${key.name} has type ${key.dataType || '(none)'}; Plumb's keys are integers or strings (text, varchar, uuid)`;
@@ -210,6 +233,18 @@ function tableProblem(dialect: Dialect, table: IntrospectedTable): Candidate | s
     if (unmapped !== undefined) return `its column ${column.name} is required, has no default and cannot be mapped (${unmapped}), so Plumb could not create its rows; give it a default or allow null, then introspect again`;
   }
   return { table, key, keyType: type };
+}
+
+/** Why a table keyed by several columns, and not a join table, is skipped: a tag list, or another shape. */
+function compositeKeyProblem(table: IntrospectedTable): string {
+  const key = `its primary key (${list(table.primaryKey)}) has ${table.primaryKey.length} columns`;
+  const owners = table.primaryKey.flatMap((column) => singleKey(table, column) ?? []);
+  if (table.primaryKey.length === 2 && owners.length === 1) {
+    const owner = owners[0]!;
+    const value = table.primaryKey.find((column) => column !== owner.columns[0])!;
+    return `a list of ${value} values per row of ${owner.table} (${key}: ${owner.columns[0]!} → ${owner.table}), and Plumb has no many-valued field; to read it, give the table a single-column key (id INTEGER PRIMARY KEY, keeping (${list(table.primaryKey)}) unique) and introspect again: it becomes a manager with a relation to ${owner.table}`;
+  }
+  return `${key} and it is neither a join table (two foreign keys) nor a list of values per row (one foreign key and a value); Plumb needs a single-column key`;
 }
 
 function keyPlan(candidate: Candidate): KeyPlan | undefined {

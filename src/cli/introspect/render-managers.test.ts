@@ -235,7 +235,7 @@ describe('renderManagers: keys', () => {
 
   it.each([
     ['no primary key', table('log', [col('at', 'date'), col('line', 'text')]), '- log: it has no primary key (Plumb needs a single-column key).'],
-    ['a composite key', table('stock', [col('shop', 'integer', { primaryKey: true }), col('sku', 'text', { primaryKey: true }), col('qty', 'integer')]), '- stock: its primary key (shop, sku) has 2 columns and it is not a join table'],
+    ['a composite key', table('stock', [col('shop', 'integer', { primaryKey: true }), col('sku', 'text', { primaryKey: true }), col('qty', 'integer')]), '- stock: its primary key (shop, sku) has 2 columns and it is neither a join table (two foreign keys) nor a list of values per row'],
     ['a date key', table('days', [key('day', 'date')]), "- days: its key day has type date; Plumb's keys are integers or strings"],
   ])('skips a table with %s, saying why in the header', (_what, skipped, reason) => {
     const input = schema('postgres', skipped, table('others', [key()]));
@@ -323,12 +323,40 @@ describe('renderManagers: relations', () => {
     expect(spec.relations).toEqual({ friends: { kind: 'manyToMany', target: 'Person', through: 'friendships', sourceColumn: 'person_id', targetColumn: 'friend_id' } });
   });
 
-  it('skips a table of two foreign keys and more as it is not a join table', () => {
+  it('maps a join table with other columns that may be left out as a manyToMany, saying those columns are not mapped', () => {
+    const books = table('books', [key()]);
+    const tags = table('tags', [key()]);
+    const bookTags = table('book_tags', [col('book_id', 'integer', { primaryKey: true }), col('tag_id', 'integer', { primaryKey: true }), col('added_on', 'date', { nullable: true })], { foreignKeys: [fk('book_id', 'books'), fk('tag_id', 'tags')] });
+    const input = schema('postgres', books, tags, bookTags);
+    expect(manager(managers(input), 'books').relations).toEqual({ tags: { kind: 'manyToMany', target: 'Tag', through: 'book_tags', sourceColumn: 'book_id', targetColumn: 'tag_id' } });
+    expect(renderManagers(input).source).toMatch(said('// tags goes through book_tags, whose other column (added_on) is not mapped'));
+  });
+
+  it('skips a join table whose other column is required without a default, saying how to read it', () => {
     const books = table('books', [key()]);
     const tags = table('tags', [key()]);
     const bookTags = table('book_tags', [col('book_id', 'integer', { primaryKey: true }), col('tag_id', 'integer', { primaryKey: true }), col('added_on', 'date')], { foreignKeys: [fk('book_id', 'books'), fk('tag_id', 'tags')] });
     const rendered = renderManagers(schema('postgres', books, tags, bookTags));
-    expect(rendered.summary.skippedTables).toEqual([{ table: 'book_tags', reason: expect.stringMatching(/its primary key \(book_id, tag_id\) has 2 columns and it is not a join table/) }]);
+    expect(rendered.summary.skippedTables).toEqual([{ table: 'book_tags', reason: expect.stringMatching(/^a join table of books and tags, but its column added_on is required without a default/) }]);
+    expect(rendered.source).toContain(' * - book_tags: a join table of books and tags');
+  });
+
+  it('skips a list of values per row (one foreign key and a value as the key), saying there is no many-valued field and how to read it', () => {
+    const vets = table('vets', [key(), col('name', 'text')]);
+    const skills = table('vet_skills', [col('vet_id', 'integer', { primaryKey: true }), col('skill', 'text', { primaryKey: true })], { foreignKeys: [fk('vet_id', 'vets')] });
+    const rendered = renderManagers(schema('sqlite', vets, skills));
+    expect(rendered.summary.skippedTables).toEqual([{ table: 'vet_skills', reason: expect.stringMatching(/^a list of skill values per row of vets \(its primary key \(vet_id, skill\) has 2 columns: vet_id → vets\), and Plumb has no many-valued field; to read it, give the table a single-column key/) }]);
+  });
+
+  it('skips another table keyed by several columns, saying it is neither a join table nor a list of values', () => {
+    const readings = table('readings', [col('station', 'text', { primaryKey: true }), col('taken_at', 'datetime', { primaryKey: true }), col('value', 'real')]);
+    expect(renderManagers(schema('sqlite', readings)).summary.skippedTables).toEqual([{ table: 'readings', reason: expect.stringMatching(/has 2 columns and it is neither a join table \(two foreign keys\) nor a list of values per row/) }]);
+  });
+
+  it('maps a SQLite text column with CHECK (col IN (…)) values as an enum, and leaves a number column with values a number', () => {
+    const trips = table('trips', [key(), col('kind', 'TEXT', { enumValues: ['day', 'night'], hasDefault: true, defaultExpression: "'day'" }), col('stops', 'INTEGER', { enumValues: ['1', '2'] })]);
+    const spec = manager(managers(schema('sqlite', trips)), 'trips');
+    expect(spec.fields).toMatchObject({ kind: { type: 'enum', values: ['day', 'night'], default: 'day' }, stops: { type: 'integer' } });
   });
 
   it('writes the managers a relation points to first', () => {

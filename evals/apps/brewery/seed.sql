@@ -1,0 +1,68 @@
+insert into recipes (id, name, style, target_abv_pct, ibu, seasonal) values
+  (1, 'Harbour Light', 'lager', 4.2, 18, 0),
+  (2, 'Copper Kettle', 'amber ale', 5.4, 32, 0),
+  (3, 'Night Heron', 'stout', 6.8, 45, 0),
+  (4, 'Citrus Drift', 'IPA', 6.2, 60, 0),
+  (5, 'Winter Ember', 'porter', 7.5, 38, 1),
+  (6, 'Meadow Wheat', 'wheat beer', 4.8, 12, 1),
+  (7, 'Old Anchor', 'barleywine', 10.5, 70, 1),
+  (8, 'Pale Tide', 'pale ale', 5.0, 40, 0);
+insert into ingredients (id, name, kind, supplier, cost_per_kg) values
+  (1, 'Pilsner malt', 'malt', 'Valley Maltings', 1.10),
+  (2, 'Crystal malt', 'malt', 'Valley Maltings', 1.85),
+  (3, 'Roasted barley', 'malt', 'Hartley Grain', 2.30),
+  (4, 'Wheat malt', 'malt', 'Hartley Grain', 1.40),
+  (5, 'Cascade', 'hop', 'Green Bine Farms', 24.00),
+  (6, 'Saaz', 'hop', 'Bohemia Hops', 28.50),
+  (7, 'Citra', 'hop', 'Green Bine Farms', 41.00),
+  (8, 'Fuggle', 'hop', 'Bohemia Hops', 19.75),
+  (9, 'Ale yeast', 'yeast', 'Cellar Cultures', 95.00),
+  (10, 'Lager yeast', 'yeast', 'Cellar Cultures', 110.00),
+  (11, 'Orange peel', 'adjunct', 'Spice Route', 12.00),
+  (12, 'Oats', 'adjunct', 'Hartley Grain', 0.95);
+insert into recipe_ingredients (recipe_id, ingredient_id) values
+  (1, 1), (1, 6), (1, 10),
+  (2, 1), (2, 2), (2, 5), (2, 9),
+  (3, 3), (3, 12), (3, 8), (3, 9),
+  (4, 1), (4, 7), (4, 5), (4, 9),
+  (5, 2), (5, 3), (5, 8), (5, 9),
+  (6, 4), (6, 11), (6, 9),
+  (7, 1), (7, 2), (7, 8), (7, 9),
+  (8, 1), (8, 5), (8, 9);
+insert into tanks (id, code, capacity_l, location, installed_on) values
+  (1, 'FV-1', 1000, 'cellar', '2019-04-01'),
+  (2, 'FV-2', 1000, 'cellar', '2019-04-01'),
+  (3, 'FV-3', 2000, 'cellar', '2021-06-15'),
+  (4, 'FV-4', 2000, 'main hall', '2022-03-10'),
+  (5, 'BT-1', 1500, 'main hall', '2020-09-20'),
+  (6, 'BT-2', 500, 'pilot room', '2023-11-05'),
+  (7, 'FV-5', 3000, 'main hall', '2025-02-14'),
+  (8, 'FV-6', 800, 'pilot room', '2024-07-01');
+insert into brewers (id, full_name, email, hired_on, shift) values
+  (1, 'Greta Holm', 'greta@brewery.example', '2018-02-01', 'morning'),
+  (2, 'Omar Reyes', 'omar@brewery.example', '2020-05-11', 'evening'),
+  (3, 'Priya Nair', 'priya@brewery.example', '2021-09-01', 'morning'),
+  (4, 'Felix Braun', 'felix@brewery.example', '2023-01-16', 'evening'),
+  (5, 'Chloe Martin', 'chloe@brewery.example', '2024-06-03', 'morning'),
+  (6, 'Dario Conti', 'dario@brewery.example', '2025-03-20', 'evening'),
+  (7, 'Ines Duarte', 'ines@brewery.example', '2019-10-07', 'morning'),
+  (8, 'Sam Kowalski', 'sam@brewery.example', '2026-01-12', 'evening');
+insert into batches (id, recipe_id, tank_id, brewer_id, brewed_on, volume_l, measured_abv_pct, status, packaged_on) values
+  (1, 1, 3, 1, '2026-06-02', 1900, 4.3, 'packaged', '2026-07-10'),
+  (2, 2, 1, 2, '2026-06-09', 950, 5.5, 'packaged', '2026-07-01'),
+  (3, 3, 2, 3, '2026-06-20', 980, 6.9, 'packaged', '2026-07-28'),
+  (4, 4, 4, 1, '2026-07-04', 1850, 6.1, 'packaged', '2026-08-02'),
+  (5, 6, 6, 5, '2026-07-15', 480, 4.7, 'packaged', '2026-08-05'),
+  (6, 8, 1, 4, '2026-07-22', 900, 4.9, 'packaged', '2026-08-15'),
+  (7, 2, 5, 2, '2026-08-03', 1400, 5.6, 'packaged', '2026-08-30'),
+  (8, 4, 3, 3, '2026-08-12', 1950, 5.2, 'dumped', null),
+  (9, 1, 7, 7, '2026-08-25', 2800, 4.1, 'packaged', '2026-10-01'),
+  (10, 5, 2, 4, '2026-09-08', 960, 7.6, 'packaged', '2026-10-20'),
+  (11, 3, 4, 1, '2026-09-21', 1900, 6.7, 'packaged', '2026-11-02'),
+  (12, 8, 8, 5, '2026-10-05', 750, 5.1, 'conditioning', null),
+  (13, 7, 6, 7, '2026-10-14', 450, 10.2, 'conditioning', null),
+  (14, 4, 7, 2, '2026-10-28', 2900, 6.3, 'conditioning', null),
+  (15, 6, 1, 6, '2026-11-09', 920, null, 'fermenting', null),
+  (16, 2, 3, 3, '2026-11-16', 1880, null, 'fermenting', null),
+  (17, 5, 5, 1, '2026-11-23', 1450, null, 'fermenting', null),
+  (18, 1, 2, 8, '2026-11-25', 970, null, 'fermenting', null);

@@ -1,0 +1,56 @@
+insert into telescopes (id, name, aperture_mm, focal_length_mm, mount, site, commissioned_on) values
+  (1, 'Halley', 406, 4064, 'equatorial', 'north dome', '2008-05-14'),
+  (2, 'Vega', 254, 2540, 'altazimuth', 'north dome', '2015-09-01'),
+  (3, 'Kepler', 610, 5000, 'equatorial', 'south dome', '1998-03-22'),
+  (4, 'Bramble', 305, 1500, 'dobsonian', 'field pad', '2019-06-30'),
+  (5, 'Lyra', 127, 1500, 'altazimuth', 'field pad', '2021-11-11'),
+  (6, 'Sirius', 203, 2032, 'equatorial', 'roof deck', '2012-02-07'),
+  (7, 'Magpie', 152, 1200, 'dobsonian', 'roof deck', '2024-04-19'),
+  (8, 'Orion', 355, 3910, 'equatorial', 'south dome', '2017-08-25');
+insert into observers (id, full_name, email, institution, country, role) values
+  (1, 'Elena Petrova', 'elena@astro.example', 'Northfield University', 'Bulgaria', 'staff'),
+  (2, 'David Mensah', 'david@astro.example', 'Northfield University', 'Ghana', 'student'),
+  (3, 'Aiko Tanaka', 'aiko@astro.example', 'Kyoto Sky Club', 'Japan', 'visitor'),
+  (4, 'Lucas Moreau', 'lucas@astro.example', 'Northfield University', 'France', 'student'),
+  (5, 'Sofia Ramos', 'sofia@astro.example', 'Lisbon Observatory', 'Portugal', 'visitor'),
+  (6, 'Henry Clark', 'henry@astro.example', 'Northfield University', 'Canada', 'staff'),
+  (7, 'Nadia Farouk', 'nadia@astro.example', 'Northfield University', 'Egypt', 'student'),
+  (8, 'Tomas Novak', 'tomas@astro.example', 'Brno Amateur Society', 'Czechia', 'visitor'),
+  (9, 'Grace Liu', 'grace@astro.example', 'Northfield University', 'Canada', 'student');
+insert into observer_skills (observer_id, skill) values
+  (1, 'spectroscopy'), (1, 'photometry'), (2, 'imaging'), (3, 'imaging'), (3, 'visual'),
+  (4, 'photometry'), (5, 'visual'), (6, 'spectroscopy'), (7, 'imaging'), (8, 'visual'), (9, 'photometry');
+insert into targets (id, name, kind, constellation, magnitude, distance_ly) values
+  (1, 'Andromeda Galaxy', 'galaxy', 'Andromeda', 3.4, 2537000),
+  (2, 'Orion Nebula', 'nebula', 'Orion', 4.0, 1344),
+  (3, 'Pleiades', 'star cluster', 'Taurus', 1.6, 444),
+  (4, 'Jupiter', 'planet', 'Sagittarius', -2.5, null),
+  (5, 'Albireo', 'double star', 'Cygnus', 3.1, 430),
+  (6, 'Ring Nebula', 'nebula', 'Lyra', 8.8, 2570),
+  (7, 'Whirlpool Galaxy', 'galaxy', 'Canes Venatici', 8.4, 23000000),
+  (8, 'Hercules Cluster', 'star cluster', 'Hercules', 5.8, 22200),
+  (9, 'Saturn', 'planet', 'Aquarius', 0.6, null),
+  (10, 'Mizar', 'double star', 'Ursa Major', 2.2, 83),
+  (11, 'Crab Nebula', 'nebula', 'Taurus', 8.4, 6500),
+  (12, 'Triangulum Galaxy', 'galaxy', 'Triangulum', 5.7, 2730000);
+insert into sessions (id, telescope_id, observer_id, target_id, observed_on, duration_min, seeing_arcsec, cloud_cover_pct, notes) values
+  (1, 1, 1, 1, '2026-09-03', 120, 1.8, 0, 'core and dust lanes clear'),
+  (2, 2, 2, 4, '2026-09-03', 45, 2.4, 10, null),
+  (3, 3, 6, 7, '2026-09-10', 180, 1.2, 0, 'spiral arms visible'),
+  (4, 4, 3, 3, '2026-09-11', 60, 2.9, 20, null),
+  (5, 5, 5, 5, '2026-09-11', 30, 3.1, 5, 'colours easy to split'),
+  (6, 1, 4, 2, '2026-09-18', 90, 2.0, 0, null),
+  (7, 6, 7, 9, '2026-09-18', 50, 2.2, 15, 'rings at a wide tilt'),
+  (8, 8, 1, 6, '2026-09-25', 75, 1.5, 0, null),
+  (9, 3, 9, 8, '2026-10-02', 110, 1.4, 0, null),
+  (10, 7, 8, 10, '2026-10-02', 25, 3.5, 40, 'clouds moved in'),
+  (11, 2, 2, 9, '2026-10-09', 40, 2.6, 10, null),
+  (12, 4, 3, 11, '2026-10-16', 70, 2.8, 25, null),
+  (13, 1, 6, 12, '2026-10-16', 150, 1.7, 0, 'faint but resolved'),
+  (14, 8, 4, 1, '2026-10-23', 95, 1.9, 5, null),
+  (15, 5, 5, 4, '2026-10-30', 35, 3.0, 30, null),
+  (16, 3, 1, 2, '2026-11-06', 200, 1.1, 0, 'best night of the term'),
+  (17, 6, 7, 3, '2026-11-06', 55, 2.5, 10, null),
+  (18, 2, 9, 5, '2026-11-13', 40, null, 60, 'seeing not recorded'),
+  (19, 7, 8, 4, '2026-11-20', 30, 3.3, 35, null),
+  (20, 1, 2, 7, '2026-11-27', 130, 1.6, 0, null);
