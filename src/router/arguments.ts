@@ -76,7 +76,7 @@ function sameWord(word: string, target: string): boolean {
  * ("sorted descending" for `reverse`, "Sort in descending order"). Left out, the call would not do what was asked.
  */
 export function namedFlags(tool: CompiledTool, folded: string, lang: CompiledLanguage, args: Readonly<Record<string, JsonValue>>): CompiledParameter[] {
-  const words = tokenize(folded).map((t) => t.word);
+  const words = tokenize(joinHyphens(folded)).map((t) => t.word);
   const others = new Set([...tool.keyWords, ...tool.descriptionWords, ...tool.parameters.flatMap((p) => p.info.words)]);
   return tool.parameters.filter((p) => {
     if (p.info.type !== 'boolean' || p.info.name in args) return false;
@@ -84,6 +84,11 @@ export function namedFlags(tool: CompiledTool, folded: string, lang: CompiledLan
     const described = (fold(p.info.schema.description ?? '').match(/[a-z]{5,}/g) ?? []).map(stem).filter((w) => !lang.stopwords.has(w) && !others.has(w) && !DESCRIPTION_FILLER.has(w));
     return words.some((word) => core.some((w) => sameWord(word, w)) || described.some((w) => sameWord(word, w)));
   });
+}
+
+/** "e-books" as one word, as a parameter name writes it (`include_ebooks`). */
+function joinHyphens(folded: string): string {
+  return folded.replace(/(?<=[a-z])-(?=[a-z])/g, '');
 }
 
 /** Description words of a yes/no parameter that say it is one, not what it does. */
@@ -322,7 +327,7 @@ export function fillArguments(
 
   // A yes/no parameter named by its own words with a marker just before: "including human impact" →
   // include_human_impact true, "without tolls" → avoid_tolls… false; no marker, no value.
-  const tokens = tokenize(clause.folded);
+  const tokens = tokenize(joinHyphens(clause.folded));
   for (const p of tool.parameters) {
     if (!open(p) || p.info.type !== 'boolean') continue;
     const core = p.info.words.filter((w) => !SWITCH_WORDS.has(w) && !lang.stopwords.has(w));

@@ -199,3 +199,29 @@ family('f. an optional flag the turn asks for (pt-BR)', [
   { turn: 'obter receita do prato "lasanha" com informações nutricionais', args: { prato: 'lasanha', incluir_nutricao: true } },
   { turn: 'busque hotéis em Miami que aceitam pets', args: { cidade: 'Miami', aceita_pets: true } },
 ], 'pt-BR', pt({ obter_receita: 'obter receita', buscar_hoteis: 'busque hoteis' }));
+
+// ---------------------------------------------------------------- a second round, written after the fixes and run once before any change
+
+family('second round: every family on tools of another domain (en)', [
+  tool('calculate_fuel_cost', 'Fuel cost of a trip.', { distance: num('Trip distance in kilometers.'), price_per_liter: num('Fuel price per liter.') }),
+  tool('plan_trip', 'Plan a trip between two dates.', { destination: str('City.'), start_date: str("Start date, in the format 'YYYY-MM-DD'."), end_date: str("End date, in the format 'YYYY-MM-DD'.") }),
+  tool('search_books', 'Search books.', { genres: { type: 'array', items: { type: 'string', enum: ['fantasy', 'mystery', 'romance', 'horror'] } }, sort: oneOf(['asc', 'desc'], 'Sort by year.'), include_ebooks: bool('Also list e-books.') }, ['genres']),
+], [
+  { turn: 'calculate the fuel cost for a distance of 300 miles and a price per liter of 1.8', args: null },
+  { turn: 'calculate the fuel cost for a distance of 300 km and a price per liter of 1.8', args: { distance: 300, price_per_liter: 1.8 } },
+  { turn: 'plan a trip to Lisbon from June 3, 2024 to June 9, 2024', args: { destination: 'Lisbon', start_date: '2024-06-03', end_date: '2024-06-09' } },
+  { turn: 'plan a trip to Lisbon on June 3, 2024', args: null },
+  { turn: 'search books in fantasy, mystery and horror genres', args: { genres: ['fantasy', 'mystery', 'horror'] } },
+  { turn: 'search books in fantasy, western and horror genres', args: null },
+  { turn: 'search books in the fantasy genre sorted ascending', args: { genres: ['fantasy'], sort: 'asc' } },
+  { turn: 'search books in the fantasy genre including e-books', args: { genres: ['fantasy'], include_ebooks: true } },
+]);
+
+family('second round: every family on tools of another domain (pt-BR)', [
+  tool('custo_combustivel', 'Custo de combustível de uma viagem.', { distancia: num('Distância da viagem em quilômetros.') }),
+  tool('planejar_viagem', 'Planeja uma viagem.', { destino: str('Cidade.'), data_inicio: str('Data de início no formato DD/MM/AAAA.'), data_fim: str('Data de fim no formato DD/MM/AAAA.') }),
+], [
+  { turn: 'custo de combustível para uma distância de 300 milhas', args: null },
+  { turn: 'planeje uma viagem para Lisboa de 3 de junho de 2024 até 9 de junho de 2024', args: { destino: 'Lisboa', data_inicio: '03/06/2024', data_fim: '09/06/2024' } },
+  { turn: 'planeje uma viagem para Lisboa no dia 3 de junho de 2024', args: null },
+], 'pt-BR', pt({ custo_combustivel: 'custo de combustivel', planejar_viagem: 'planeje uma viagem' }));
