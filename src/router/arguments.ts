@@ -2,7 +2,8 @@
 import { Decimal } from 'decimal.js';
 import type { JsonValue } from '../core/index.js';
 import type { HostClock } from './clock.js';
-import { formatDate, formatDateTime } from './clock.js';
+import { DAY, formatDate, formatDateTime } from './clock.js';
+import { dayAt, dayFormat, typedDay, writeDay } from './date-formats.js';
 import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compile.js';
 import type { DateMention } from './dates.js';
 import type { Rulebook } from './rulebook.js';
@@ -12,6 +13,7 @@ import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
 import type { ProperName } from './leftovers.js';
 import { properNames } from './leftovers.js';
+import { takesUnit } from './units.js';
 
 export interface Filled {
   readonly args: Record<string, JsonValue>;
@@ -20,6 +22,10 @@ export interface Filled {
   several: { readonly parameter: string; readonly values: readonly JsonValue[]; readonly texts: readonly string[] } | null;
   readonly claimed: Set<TurnValue>;
   readonly rules: string[];
+  /** Parameters the turn gives a value for that does not fit them (a list cut short, a value not in the enum, a date in no named format): the turn is not run. */
+  readonly refused: string[];
+  /** The date phrases a parameter took. */
+  readonly placedDates: Set<DateMention>;
 }
 
 export interface ClauseView {
@@ -57,8 +63,36 @@ function sameWord(word: string, target: string): boolean {
   const a = stem(word);
   if (a === target) return true;
   const [short, long] = a.length <= target.length ? [a, target] : [target, a];
-  return short.length >= 5 && long.startsWith(short);
+  if (short.length >= 5 && long.startsWith(short)) return true;
+  // "nutricao" / "nutricionais", "history" / "historical": one stem, of six letters or more, with endings of its own.
+  let shared = 0;
+  while (shared < short.length && short[shared] === long[shared]) shared++;
+  return shared >= 6 && shared >= 0.75 * short.length;
 }
+
+/**
+ * The yes/no parameters a clause names but that stay empty: its own words (less the switch words), or a
+ * word of its description the tool's name, its description and its other parameters do not say
+ * ("sorted descending" for `reverse`, "Sort in descending order"). Left out, the call would not do what was asked.
+ */
+export function namedFlags(tool: CompiledTool, folded: string, lang: CompiledLanguage, args: Readonly<Record<string, JsonValue>>): CompiledParameter[] {
+  const words = tokenize(joinHyphens(folded)).map((t) => t.word);
+  const others = new Set([...tool.keyWords, ...tool.descriptionWords, ...tool.parameters.flatMap((p) => p.info.words)]);
+  return tool.parameters.filter((p) => {
+    if (p.info.type !== 'boolean' || p.info.name in args) return false;
+    const core = p.info.words.filter((w) => !SWITCH_WORDS.has(w) && !lang.stopwords.has(w) && !tool.keyWords.includes(w));
+    const described = (fold(p.info.schema.description ?? '').match(/[a-z]{5,}/g) ?? []).map(stem).filter((w) => !lang.stopwords.has(w) && !others.has(w) && !DESCRIPTION_FILLER.has(w));
+    return words.some((word) => core.some((w) => sameWord(word, w)) || described.some((w) => sameWord(word, w)));
+  });
+}
+
+/** "e-books" as one word, as a parameter name writes it (`include_ebooks`). */
+function joinHyphens(folded: string): string {
+  return folded.replace(/(?<=[a-z])-(?=[a-z])/g, '');
+}
+
+/** Description words of a yes/no parameter that say it is one, not what it does. */
+const DESCRIPTION_FILLER = new Set(['whether', 'should', 'include', 'includ', 'true', 'false', 'default', 'enable', 'disable', 'option', 'return', 'results', 'result', 'value', 'otherwise', 'indicate', 'flag', 'specifie', 'specified', 'defaults', 'incluir', 'verdadeiro', 'falso', 'padrao']);
 
 const LOWER_WORDS = /(?:^|_)(?:start|from|begin|lower|min|first|inicio|de)(?:_|$)|^(?:start|from|begin|lower|min)/i;
 const UPPER_WORDS = /(?:^|_)(?:end|to|stop|upper|max|last|fim|ate)(?:_|$)|^(?:end|to|stop|upper|max)/i;
@@ -123,6 +157,8 @@ export function fits(p: CompiledParameter, value: TurnValue, tool: string, ruleb
   if (p.info.enumValues !== null) return p.info.enumValues.includes(value.value);
   // A percentage goes where the description says how: as the figure or as a fraction; else nowhere.
   if (value.percent === true && percentForm(p) === null) return false;
+  // "10 km" into "Distance in miles", "2 pi" into a radius: the number alone is not what was said.
+  if (value.measure !== undefined && !takesUnit(p.units, value.measure)) return false;
   switch (p.info.type) {
     case 'integer':
       return value.kind === 'integer' || value.kind === 'spelled';
@@ -169,7 +205,10 @@ export function fillArguments(
   context: RouterContext,
   clock: HostClock | null,
 ): Filled {
-  const filled: Filled = { args: {}, sources: {}, several: null, claimed: new Set(), rules: [] };
+  const filled: Filled = { args: {}, sources: {}, several: null, claimed: new Set(), rules: [], refused: [], placedDates: new Set() };
+  const refuse = (p: CompiledParameter): void => {
+    if (!filled.refused.includes(p.info.name)) filled.refused.push(p.info.name);
+  };
   const name = tool.info.name;
   const open = (p: CompiledParameter): boolean => !(p.info.name in filled.args);
   const set = (p: CompiledParameter, value: JsonValue, source: ArgumentSource, rule: string): void => {
@@ -183,37 +222,23 @@ export function fillArguments(
     if (key !== undefined && context[key] !== undefined) set(p, context[key], 'context', `A4 context ${p.info.name}`);
   }
 
-  const date = clause.dates[0];
-  if (date !== undefined) {
-    const typed = clause.turn.slice(date.start, date.end);
-    const write = (p: CompiledParameter, local: number | null): JsonValue =>
-      local === null ? typed : p.info.format === 'date' ? formatDate(local) : formatDateTime(local, clock as HostClock);
-    const period = tool.info.period;
-    if (period !== null) {
-      const start = tool.parameters.find((p) => p.info.name === period.start);
-      const end = tool.parameters.find((p) => p.info.name === period.end);
-      const last = clause.dates[clause.dates.length - 1] ?? date;
-      // One period only, from one date phrase ending after it starts: otherwise no parameter takes the
-      // dates and the turn is unread (U5), never run over a period the person did not name.
-      if (periodHolds(clause.dates)) {
-        if (start !== undefined && open(start)) set(start, write(start, date.from), 'turn', `A6 date ${start.info.name}`);
-        if (end !== undefined && open(end)) set(end, last.to === null ? clause.turn.slice(last.start, last.end) : write(end, last.to), 'turn', `A6 date ${end.info.name}`);
-      }
-    } else {
-      const one = tool.parameters.find((p) => open(p) && isDateParameter(p));
-      // Else the one plain string parameter its name calls a date (`date`, `start_date`, `data`): the day, or the words as typed with no clock.
-      const named = tool.parameters.filter((p) => open(p) && p.info.type === 'string' && p.info.format === null && p.info.enumValues === null && p.pattern === null && p.info.words.some((w) => w === 'date' || w === 'data'));
-      if (one !== undefined) set(one, write(one, date.from), 'turn', `A6 date ${one.info.name}`);
-      else if (named.length === 1 && clause.dates.length === 1 && (date.from !== null || /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(typed))) {
-        // With no clock only a date typed in figures (2022/08/16) is taken as typed; "March 1st" stays unplaced.
-        const p = named[0] as CompiledParameter;
-        set(p, date.from === null ? typed : formatDate(date.from), 'turn', `A6 date ${p.info.name}`);
-      }
-    }
-  }
+  placeDates(tool, clause, lang, clock, filled, (p, value, rule) => set(p, value, 'turn', rule), refuse, open);
 
   const inClause = clause.values;
   const valueAt = (index: number): TurnValue | undefined => inClause.find((v) => v.start === index && !filled.claimed.has(v));
+  /** The values typed as a list from `first` on ("3, 5 and 7"), each of the first's kind and accepted by `accepts`. */
+  const listFrom = (first: TurnValue, accepts: (v: TurnValue) => boolean): TurnValue[] => {
+    const list = [first];
+    for (let value = first; ;) {
+      const join = LIST_JOIN.exec(clause.turn.slice(value.end, clause.end).toLowerCase());
+      if (join === null) break;
+      const next = valueAt(value.end + join[0].length);
+      if (next === undefined || next.kind !== value.kind || !accepts(next)) break;
+      list.push(next);
+      value = next;
+    }
+    return list;
+  };
 
   for (const p of tool.parameters) {
     if (!open(p)) continue;
@@ -223,6 +248,14 @@ export function fillArguments(
       const skip = FILLER.exec(rest)?.[0].length ?? 0;
       let at = after + skip;
       let value = valueAt(at);
+      // An array takes the whole list typed after its cue ("numbers 3, 5 and 7"), each item fitting the items' type.
+      const item = itemParameter(p);
+      if (item !== null && value !== undefined && fits(item, value, name, rulebook)) {
+        const list = listFrom(value, (v) => fits(item, v, name, rulebook));
+        for (const v of list) filled.claimed.add(v);
+        set(p, list.map((v) => convert(item, v)), 'turn', `A1 cue ${p.info.name}`);
+        break;
+      }
       if (value !== undefined && fits(p, value, name, rulebook)) {
         const list: TurnValue[] = [value];
         for (;;) {
@@ -242,10 +275,12 @@ export function fillArguments(
         } else set(p, convert(p, list[0] as TurnValue), 'turn', `A1 cue ${p.info.name}`);
         break;
       }
-      if (p.info.enumValues !== null || p.values.size > 0) {
+      if ((p.info.enumValues !== null || p.values.size > 0) && p.info.type !== 'array') {
         const word = p.valueSet.all(rest.slice(skip))[0];
         if (word !== undefined && word.start === 0) {
-          set(p, p.values.get(word.phrase) ?? word.phrase, 'turn', `A1 cue ${p.info.name}`);
+          // "cuisine italian, mexican and thai" for one value: no one of them is the value.
+          if (LIST_JOIN.test(rest.slice(skip + word.end)) && /^\s*(?:,|\band\b|\be\b|\bor\b|\bou\b|&)\s*[\p{L}]/u.test(rest.slice(skip + word.end))) refuse(p);
+          else set(p, p.values.get(word.phrase) ?? word.phrase, 'turn', `A1 cue ${p.info.name}`);
           break;
         }
       }
@@ -292,7 +327,7 @@ export function fillArguments(
 
   // A yes/no parameter named by its own words with a marker just before: "including human impact" →
   // include_human_impact true, "without tolls" → avoid_tolls… false; no marker, no value.
-  const tokens = tokenize(clause.folded);
+  const tokens = tokenize(joinHyphens(clause.folded));
   for (const p of tool.parameters) {
     if (!open(p) || p.info.type !== 'boolean') continue;
     const core = p.info.words.filter((w) => !SWITCH_WORDS.has(w) && !lang.stopwords.has(w));
@@ -310,11 +345,21 @@ export function fillArguments(
   }
 
   for (const p of tool.parameters) {
+    // "in Kelvin" for a unit that is C or F: the turn asks for a value the tool does not take.
+    if (p.outsiders.test(clause.folded.slice(clause.start, clause.end))) {
+      refuse(p);
+      continue;
+    }
     if (!open(p) || p.values.size === 0) continue;
-    const found = new Set(p.valueSet.all(clause.folded).map((m) => p.values.get(m.phrase) ?? m.phrase));
-    // An array of enum items takes every value the clause names, in the order named ("strength and weakness traits").
-    if (p.info.type === 'array' && found.size > 0) set(p, [...found], 'turn', `A2 value ${p.info.name}`);
-    else if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
+    const matches = p.valueSet.all(clause.folded);
+    const found = new Set(matches.map((m) => p.values.get(m.phrase) ?? m.phrase));
+    // An array of enum items takes every value the clause names, in the order named ("strength and weakness traits"),
+    // but only when the list holds nothing else: "italian, greek and thai" with no greek is no list of cuisines.
+    if (p.info.type === 'array' && found.size > 0) {
+      if (wholeList(clause.folded, matches, lang.stopwords)) set(p, [...found], 'turn', `A2 value ${p.info.name}`);
+      else refuse(p);
+    } else if (found.size === 1) set(p, [...found][0] as string, 'turn', `A2 value ${p.info.name}`);
+    else if (found.size > 1) refuse(p);
   }
 
   // A route: "from New York to Los Angeles", "between X and Y", "de São Paulo para Curitiba" fill a start and an end place.
@@ -376,7 +421,8 @@ export function fillArguments(
       // "in Paris, London and Rome" is a list: no one place.
       if (PLACE_LIST.test(text.slice(m.index + m[0].length))) names.add(`${name} …`);
     }
-    if (names.size === 1) set(places[0] as CompiledParameter, [...names][0] as string, 'turn', `A3 place ${(places[0] as CompiledParameter).info.name}`);
+    const place = places[0] as CompiledParameter;
+    if (names.size === 1) set(place, cityOnly(place, [...names][0] as string), 'turn', `A3 place ${place.info.name}`);
   }
 
   // By type: a parameter takes a value when that value is the only one that fits it and fits nothing else open.
@@ -434,4 +480,143 @@ export function qualifiedPlace(p: CompiledParameter): boolean {
   const description = p.info.schema.description ?? '';
   const place = p.info.words.some((w) => PLACE_WORDS.has(w) || ['loc', 'destination', 'origin', 'address', 'state'].includes(w)) || /\b(?:city|location|place|town)\b/i.test(description);
   return p.info.type === 'string' && place && (QUALIFIED_WORDS.test(description.toLowerCase()) || QUALIFIED_EXAMPLE.test(description));
+}
+
+/** For an array parameter whose items are numbers or text: a parameter of the item's type, to read each item with. */
+function itemParameter(p: CompiledParameter): CompiledParameter | null {
+  const items = p.info.schema.items;
+  if (p.info.type !== 'array' || items === undefined || Array.isArray(items.enum)) return null;
+  const type = typeof items.type === 'string' ? items.type : 'string';
+  if (!['integer', 'number', 'string', 'float', 'int'].includes(type)) return null;
+  const normalized = type === 'float' ? 'number' : type === 'int' ? 'integer' : type;
+  return { ...p, info: { ...p.info, type: normalized, enumValues: null, itemEnum: null, schema: { ...items, description: p.info.schema.description ?? '' } }, pattern: null };
+}
+
+const ITEM_JOIN = /^(?:\s*(?:,|;|&|\band\b|\bor\b|\be\b|\bou\b))+\s*$/;
+const JOIN_BEFORE = /([\p{L}]+)\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*$/u;
+const JOIN_AFTER = /^\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*(?:(?:and|e)\s+)?([\p{L}]+)/u;
+
+/** Whether the enum values matched in a clause make a whole list: joined by commas and "and", no other item typed among, before or after them. */
+function wholeList(folded: string, matches: readonly { start: number; end: number }[], stopwords: ReadonlySet<string>): boolean {
+  for (let i = 1; i < matches.length; i++) {
+    const gap = folded.slice((matches[i - 1] as { end: number }).end, (matches[i] as { start: number }).start);
+    if (gap.trim().length > 0 && !ITEM_JOIN.test(gap)) return false;
+  }
+  const first = matches[0];
+  const last = matches[matches.length - 1];
+  if (first === undefined || last === undefined) return false;
+  const before = JOIN_BEFORE.exec(folded.slice(Math.max(0, first.start - 40), first.start))?.[1];
+  const after = JOIN_AFTER.exec(folded.slice(last.end, last.end + 40))?.[1];
+  return (before === undefined || stopwords.has(before)) && (after === undefined || stopwords.has(after));
+}
+
+/** A date parameter that takes a day, not an instant: `format: date`, a day format its description names, or a plain `*_date` string. */
+function takesDay(p: CompiledParameter): boolean {
+  const format = dayFormat(p);
+  if (format === 'time' || p.info.format === 'date-time') return false;
+  return format !== null || (p.info.format === null && p.info.words.some((w) => w === 'date' || w === 'data') && !p.info.words.includes('time'));
+}
+
+/**
+ * A6: the clause's date phrases into the tool's date parameters. A period (start and end) takes one
+ * range that spells both ends, each end its own ("from March 1 to March 5"); one phrase that is no
+ * range fills both only as the instants a day or a part of one starts and ends (a clock and
+ * date-time bounds), never one day into two day fields. A day goes into a parameter in the format the
+ * parameter names, converted, or not at all. Every phrase placed is recorded: one left over is unplaced.
+ */
+function placeDates(
+  tool: CompiledTool,
+  clause: ClauseView,
+  lang: CompiledLanguage,
+  clock: HostClock | null,
+  filled: Filled,
+  set: (p: CompiledParameter, value: JsonValue, rule: string) => void,
+  refuse: (p: CompiledParameter) => void,
+  open: (p: CompiledParameter) => boolean,
+): void {
+  const dates = clause.dates;
+  const first = dates[0];
+  if (first === undefined) return;
+  const typed = (d: { start: number; end: number }): string => clause.turn.slice(d.start, d.end);
+  const claim = (d: { start: number; end: number }): void => {
+    for (const v of clause.values) if (v.start < d.end && v.end > d.start) filled.claimed.add(v);
+  };
+  const placed = (d: DateMention): void => {
+    filled.placedDates.add(d);
+    claim(d);
+  };
+  /** The value for `p` of a day or an instant; undefined (and the parameter refused) where it cannot be written as `p` asks. */
+  const value = (p: CompiledParameter, local: number | null, text: string, instant: number | null = local): JsonValue | undefined => {
+    const format = dayFormat(p);
+    if (format === 'time') {
+      refuse(p);
+      return undefined;
+    }
+    if (format !== null) {
+      const day = local !== null ? dayAt(local) : typedDay(text, lang.language);
+      const written = day === null ? null : writeDay(format, day);
+      if (written === null) refuse(p);
+      return written ?? undefined;
+    }
+    if (takesDay(p) && local !== null) return formatDate(local);
+    return instant === null ? text : formatDateTime(instant, clock as HostClock);
+  };
+  const put = (p: CompiledParameter, v: JsonValue | undefined): void => {
+    if (v !== undefined) set(p, v, `A6 date ${p.info.name}`);
+  };
+
+  const period = tool.info.period;
+  if (period !== null) {
+    const start = tool.parameters.find((p) => p.info.name === period.start);
+    const end = tool.parameters.find((p) => p.info.name === period.end);
+    if (start === undefined || end === undefined || !open(start) || !open(end)) return;
+    const days = takesDay(start) || takesDay(end);
+    if (dates.length === 1 && first.ends !== undefined) {
+      // A range spelled with both ends: each end its own; a day field takes the last day the range names.
+      const [from, to] = first.ends;
+      const lastDay = to.to === null ? null : to.grain === 'time' ? to.from : to.to - DAY;
+      put(start, value(start, from.from, typed(from), first.from));
+      put(end, value(end, lastDay, typed(to), first.to));
+      placed(first);
+    } else if (dates.length === 1 && !days && first.from !== null && first.to !== null && first.to > first.from) {
+      // One phrase as a period of instants: "tomorrow" is from its midnight to the next.
+      put(start, value(start, first.from, typed(first)));
+      put(end, value(end, first.to, typed(first)));
+      placed(first);
+    } else if (dates.length === 1 && !days && first.from === null && end.info.required) {
+      // With no clock, one phrase is the start as typed; the end it does not spell is asked for.
+      put(start, value(start, null, typed(first)));
+      placed(first);
+    } else if (dates.length === 2 && first.from === null) {
+      // Two phrases with no clock go as typed, the first to the start and the second to the end.
+      const second = dates[1] as DateMention;
+      put(start, value(start, null, typed(first)));
+      put(end, value(end, null, typed(second)));
+      placed(first);
+      placed(second);
+    }
+    return;
+  }
+  // A range names two days: a tool with one date parameter has no place for both.
+  if (dates.length !== 1 || first.ends !== undefined) return;
+  const one = tool.parameters.find((p) => open(p) && isDateParameter(p));
+  // Else the one plain string parameter its name calls a date (`date`, `start_date`, `data`) or whose description names a day format.
+  const named = tool.parameters.filter((p) => open(p) && p.info.type === 'string' && p.info.format === null && p.info.enumValues === null && p.pattern === null && (p.info.words.some((w) => w === 'date' || w === 'data') || dayFormat(p) !== null));
+  if (one !== undefined) {
+    put(one, value(one, first.from, typed(first)));
+    placed(first);
+  } else if (named.length === 1) {
+    const p = named[0] as CompiledParameter;
+    // With no clock and no format named, only a date typed in figures (2022/08/16) is taken as typed; "March 1st" stays unplaced.
+    if (first.from === null && dayFormat(p) === null && !/^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(typed(first))) return;
+    put(p, value(p, first.from, typed(first)));
+    placed(first);
+  }
+}
+
+/** A `city` parameter whose description asks for no state or country takes the city of "Rutherford, NJ" or "Paris, France". */
+function cityOnly(p: CompiledParameter, place: string): string {
+  const city = p.info.words.some((w) => w === 'city' || w === 'cidade');
+  if (!city || qualifiedPlace(p) || /\b(?:state|country|province|estado|pais|país)\b/i.test(p.info.schema.description ?? '')) return place;
+  return /^([^,]+),\s*\S/.exec(place)?.[1]?.trim() ?? place;
 }

@@ -37,6 +37,8 @@ export interface Catalogue {
 const PERIOD_PAIRS: readonly (readonly [string, string])[] = [
   ['time_min', 'time_max'], ['start_time', 'end_time'], ['start', 'end'], ['from', 'to'], ['start_date', 'end_date'],
   ['date_from', 'date_to'], ['since', 'until'], ['after', 'before'], ['timeMin', 'timeMax'], ['startTime', 'endTime'], ['startDate', 'endDate'],
+  ['check_in', 'check_out'], ['check_in_date', 'check_out_date'], ['checkin', 'checkout'], ['checkInDate', 'checkOutDate'],
+  ['inicio', 'fim'], ['data_inicio', 'data_fim'], ['data_inicial', 'data_final'], ['dataInicio', 'dataFim'],
 ];
 
 /** Checks and indexes a catalogue. Its version is the SHA-256 of its canonical JSON unless given. */

@@ -10,6 +10,8 @@ import { compileDateGrammar } from './dates.js';
 import type { Rulebook } from './rulebook.js';
 import type { ComputeOperation, Language } from './types.js';
 import { foldPhrase, identifierWords, stem } from './text.js';
+import { namedUnits } from './units.js';
+import { enumWords } from './enum-words.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { LanguageWords } from './vocabulary-types.js';
 
@@ -59,6 +61,10 @@ export interface CompiledParameter {
   /** Folded synonym → canonical value, for enums and vocabulary values. */
   readonly values: ReadonlyMap<string, string>;
   readonly valueSet: PhraseSet;
+  /** Words of a value of the enum's kind that the enum does not hold ("kelvin" for ["C", "F"]). */
+  readonly outsiders: PhraseSet;
+  /** The units its name and description name, by kind: a number written with another unit of a kind is not its value. */
+  readonly units: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface CompiledTool {
@@ -110,29 +116,6 @@ const GENERIC_WORDS: ReadonlySet<string> = new Set(['name', 'type', 'value', 'da
 
 const OPERATIONS: readonly ComputeOperation[] = ['count', 'sum', 'average', 'minimum', 'maximum', 'difference', 'ratio', 'percentage'];
 
-/**
- * An enum's values by their folded words, each also in the singular or plural of its last word
- * ("historical record", "strength"). Values that differ only in case ("AA", "Aa", "aa") cannot be
- * told apart by folded words: none of them is read.
- */
-function enumWords(enumValues: readonly string[]): Map<string, string> {
-  const values = new Map<string, string>();
-  const folds = new Map<string, number>();
-  const folded = (value: string): string => foldPhrase(value.replace(/_/g, ' '));
-  for (const value of enumValues) folds.set(folded(value), (folds.get(folded(value)) ?? 0) + 1);
-  // A one-letter value ("A") is a word of every sentence: it is never read from the words.
-  for (const value of enumValues) if (folds.get(folded(value)) === 1 && folded(value).length > 1) values.set(folded(value), value);
-  for (const value of enumValues) {
-    if (folds.get(folded(value)) !== 1) continue;
-    const words = folded(value).split(' ');
-    const last = words.pop() ?? '';
-    const other = last.length <= 3 ? null : /(?:ss|x|sh|ch)es$/.test(last) ? last.slice(0, -2) : /s$/.test(last) && !/ss$/.test(last) ? last.slice(0, -1) : /(?:ss|x|sh|ch)$/.test(last) ? `${last}es` : `${last}s`;
-    const variant = other === null ? null : [...words, other].join(' ');
-    if (variant !== null && !values.has(variant)) values.set(variant, value);
-  }
-  return values;
-}
-
 function indexByDescription(tools: readonly CompiledTool[]): Map<string, CompiledTool[]> {
   const index = new Map<string, CompiledTool[]>();
   for (const tool of tools) {
@@ -170,7 +153,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
       const entry = words.parameters[p.name] ?? words.parameters[`${info.name}.${p.name}`];
       const ownCues = p.words.filter((w) => w.length > 2 && !['id', 'the'].includes(w) && (uses.get(w) ?? 0) < 2);
       const cueWords = [...(entry?.cues ?? []), ...(entry === undefined || entry.cues.length === 0 ? [foldPhrase(p.name.replace(/[_.]/g, ' ')), ...ownCues] : [])];
-      const values = enumWords(p.enumValues ?? p.itemEnum ?? []);
+      const { values, outsiders } = enumWords(p.enumValues ?? p.itemEnum ?? []);
       for (const [canonical, synonyms] of Object.entries(words.values[p.name] ?? {})) {
         values.set(foldPhrase(canonical), canonical);
         for (const synonym of synonyms) values.set(synonym, canonical);
@@ -186,7 +169,7 @@ export function compileLanguage(language: Language, vocabulary: Vocabulary, cata
       const mentions = p.words.filter((w) => w.length > 2 && !words.stopwords.has(w) && !info.nameWords.includes(w) && !GENERIC_WORDS.has(w));
       const quoted = [...(p.schema.description ?? '').matchAll(/'([^'\n]{2,30})'|"([^"\n]{2,30})"/g)].map((m) => foldPhrase(m[1] ?? m[2] ?? ''));
       const examples = new PhraseSet(quoted.filter((q) => q.length > 2 && !words.stopwords.has(q)));
-      return { info: p, cues: new PhraseSet(cueWords), ownCues: (entry?.cues.length ?? 0) > 0, mentions, examples, label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]) };
+      return { info: p, cues: new PhraseSet(cueWords), ownCues: (entry?.cues.length ?? 0) > 0, mentions, examples, label: entry?.label ?? null, pattern, values, valueSet: new PhraseSet([...values.keys()]), outsiders: new PhraseSet(outsiders), units: namedUnits(p.name, p.schema.description ?? '') };
     });
     tools.push({
       info,

@@ -12,7 +12,12 @@ export interface DateMention {
   readonly from: number | null;
   readonly to: number | null;
   readonly grain: 'day' | 'part' | 'time' | 'week' | 'month' | 'range';
+  /** For a range that spells both ends ("from March 1 to March 5", "de segunda até sexta"): each end as written. */
+  readonly ends?: readonly [DateEnd, DateEnd];
 }
+
+/** One written end of a range. */
+export type DateEnd = Omit<DateMention, 'ends'>;
 
 type Piece =
   | { kind: 'day'; start: number; end: number; from: number; to: number; grain: 'day' | 'week' | 'month' }
@@ -328,7 +333,8 @@ function ranges(folded: string, mentions: readonly Found[], today: number): Foun
         else from += day - today;
       }
       if ((!mixed || day !== null) && (from === null || to === null || to > from)) {
-        out.push({ start, end: second.end, from, to, grain: 'range', named: first.named || second.named });
+        const end = (m: Found): DateEnd => ({ start: m.start, end: m.end, from: m.from, to: m.to, grain: m.grain });
+        out.push({ start, end: second.end, from, to, grain: 'range', named: first.named || second.named, ...(mixed ? {} : { ends: [end(first), end(second)] as const }) });
         i++;
         continue;
       }

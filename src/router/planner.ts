@@ -1,7 +1,7 @@
 /** Reading one turn into a TurnPlan: clauses, tools, arguments, dates, calculations, declines. */
 import type { JsonObject, JsonValue } from '../core/index.js';
 import type { ClauseView, Filled } from './arguments.js';
-import { fillArguments, isFreeText, looksLikeIdentifier } from './arguments.js';
+import { fillArguments, isFreeText, looksLikeIdentifier, namedFlags } from './arguments.js';
 import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
 import { formatDate, formatDateTime, readClock } from './clock.js';
@@ -102,7 +102,8 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
   const drafts: Draft[] = [];
   const evidence: string[] = [];
   const claimed = new Set<TurnValue>();
-  const computeOps = lang.compute.all(folded);
+  // "15 percent" is a number written as a percentage, not a calculation.
+  const computeOps = lang.compute.all(folded).filter((op) => !values.some((v) => v.percent === true && op.start < v.end && op.end > v.start));
   // Clauses whose tool the person is asked to choose: their values wait for the answer.
   const pending: Clause[] = [];
   const unplacedDates: string[] = [];
@@ -199,6 +200,13 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
     }
 
     const filled = fillArguments(tool, { turn, folded, start: clause.start, end: clause.end, values: cValues, dates: cDates }, lang, core.rulebook, options.context, clock);
+    // A value the turn gives that does not fit its parameter (a list cut short, a value not in the enum, a date
+    // in no format the parameter names): read as anything else, the call would do what was not asked.
+    if (filled.refused.length > 0) {
+      drafts.push({ ...unreadDraft(cText, `U11 misfit ${filled.refused.join(', ')}`), candidates: [tool.info.name] });
+      for (const v of cValues) claimed.add(v);
+      continue;
+    }
     const set = setWithoutIdentity(tool, cFolded, filled.args);
     if (set !== null) {
       drafts.push({ ...unreadDraft(cText, `U10 set ${set.info.name}`), candidates: [tool.info.name] });
@@ -221,10 +229,11 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
       continue;
     }
     // A date the clause names that no parameter of its tool took is as unplaced as a number.
-    if (cDates.length > 0 && !filled.rules.some((r) => r.startsWith('A6 date'))) unplacedDates.push(...cDates.map((d) => turn.slice(d.start, d.end)));
+    unplacedDates.push(...cDates.filter((d) => !filled.placedDates.has(d)).map((d) => turn.slice(d.start, d.end)));
     const stems = new Set(tokenize(cFolded).map((t) => stem(t.word)));
+    const flags = namedFlags(tool, cFolded, lang, filled.args);
     const unfilled = tool.parameters.filter(
-      (p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded) || kinds.some((k) => k.parameter === p)),
+      (p) => !p.info.required && !(p.info.name in filled.args) && (p.mentions.some((w) => stems.has(w)) || p.examples.test(cFolded) || kinds.some((k) => k.parameter === p) || flags.includes(p)),
     );
     if (unfilled.length > 0) {
       drafts.push({ ...unreadDraft(cText, `U6 unfilled ${unfilled.map((p) => p.info.name).join(', ')}`), candidates: [tool.info.name] });

@@ -1,5 +1,7 @@
 /** The values a turn contains, cut from it as typed: destinations, quoted text, numbers. */
 import { Decimal } from 'decimal.js';
+import type { UnitAfter } from './units.js';
+import { unitAfter, unitOfSuffix } from './units.js';
 
 /** `spelled`: a number written in words ("three days"); taken like an integer, never counted as left over. */
 export type ValueKind = 'url' | 'email' | 'channel' | 'quoted' | 'integer' | 'decimal' | 'spelled';
@@ -16,6 +18,8 @@ export interface TurnValue {
   readonly percent?: boolean;
   /** A unit written onto the number ("298K", "10m"). */
   readonly unit?: string;
+  /** The unit or factor the number is written with ("10km", "10 km", "2 pi"): only a parameter taking it takes the number. */
+  readonly measure?: Omit<UnitAfter, 'end'>;
 }
 
 const URL_RE = /\bhttps?:\/\/[^\s"'<>]+/gi;
@@ -24,9 +28,11 @@ const CHANNEL_RE = /(?<![\w#])#[A-Za-z0-9][\w-]*/g;
 const QUOTED_RE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\w])'([^'\n]{1,200})'(?![\w])|«([^»\n]{1,200})»|`([^`\n]{1,200})`/g;
 /** A number in scientific notation ("1e-9", "2.5E6"), as the figure it is. */
 const SCIENTIFIC_RE = /(?<![\w.,/:^-])-?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])/g;
-const SCALE_RE = /^\s+(thousand|million|billion|trillion|mil|milhao|milhoes|bilhao|bilhoes|trilhao|trilhoes)(?![a-z])/;
+const SCALE_RE = /^\s+(hundred|thousand|million|billion|trillion|dozen|dozens|mil|milhao|milhoes|bilhao|bilhoes|trilhao|trilhoes|duzia|duzias)(?![a-z])/;
+/** A percentage written in words ("15 percent", "15 por cento"). */
+const PERCENT_WORDS = /^\s*(?:percent|per cent|por cento|porcento)(?![a-z])/;
 const SCALES: Readonly<Record<string, number>> = {
-  thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, mil: 1e3, milhao: 1e6, milhoes: 1e6, bilhao: 1e9, bilhoes: 1e9, trilhao: 1e12, trilhoes: 1e12,
+  hundred: 1e2, dozen: 12, dozens: 12, duzia: 12, duzias: 12, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, mil: 1e3, milhao: 1e6, milhoes: 1e6, bilhao: 1e9, bilhoes: 1e9, trilhao: 1e12, trilhoes: 1e12,
 };
 const NUMBER_RE = /(?<![\w.,/:^-])-?\d+(?:[.,]\d+)*(?:(%)|(°[cfk]|[a-z]{1,3})(?![a-z]))?(?![\w/:]|[.,]\d)/gi;
 /** Units a number may carry written onto it ("298K", "10km", "5kg"); ordinals ("2nd") and other letters are no number. */
@@ -87,7 +93,8 @@ export function findValues(turn: string, language: 'en' | 'pt-BR', channels: rea
       const end = start + m[0].length;
       if (free(start, end)) {
         taken.push([start, end]);
-        values.push({ kind: number.decimal ? 'decimal' : 'integer', text: m[0], value: number.value, start, end, ...(m[1] === undefined ? {} : { percent: true }), ...(suffix === undefined ? {} : { unit: suffix }) });
+        const measure = suffix === undefined ? null : unitOfSuffix(suffix);
+        values.push({ kind: number.decimal ? 'decimal' : 'integer', text: m[0], value: number.value, start, end, ...(m[1] === undefined ? {} : { percent: true }), ...(suffix === undefined ? {} : { unit: suffix }), ...(measure === null ? {} : { measure }) });
       }
       continue;
     }
@@ -98,6 +105,22 @@ export function findValues(turn: string, language: 'en' | 'pt-BR', channels: rea
       const scaled = new Decimal(number.value).times(factor);
       const text = turn.slice(m.index, m.index + m[0].length + scale[0].length);
       push(scaled.isInteger() ? 'integer' : 'decimal', text, scaled.toFixed(), m.index);
+      continue;
+    }
+    const end = m.index + m[0].length;
+    const percent = PERCENT_WORDS.exec(folded.slice(end));
+    if (percent !== null) {
+      const text = turn.slice(m.index, end + percent[0].length);
+      if (free(m.index, m.index + text.length)) {
+        taken.push([m.index, m.index + text.length]);
+        values.push({ kind: number.decimal ? 'decimal' : 'integer', text, value: number.value, start: m.index, end: m.index + text.length, percent: true });
+      }
+      continue;
+    }
+    const after = unitAfter(folded, end);
+    if (after !== null && free(m.index, end)) {
+      taken.push([m.index, end]);
+      values.push({ kind: number.decimal ? 'decimal' : 'integer', text: m[0], value: number.value, start: m.index, end, measure: { kind: after.kind, unit: after.unit } });
       continue;
     }
     push(number.decimal ? 'decimal' : 'integer', m[0], number.value, m.index);
