@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry, JsonSchema, TurnPlan } from './index.js';
 import { createRouter } from './index.js';
-import { SECRET } from './test-support/demo-router.js';
+import { SECRET } from '../../test/support/demo-router.js';
 
 const tool = (name: string, description: string, properties: Record<string, JsonSchema>, required: readonly string[] = Object.keys(properties)): CatalogueEntry => ({
   name,
