@@ -46,7 +46,6 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   instance.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimit;
   });
-  identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
 
   instance.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PlumbError) return sendError(reply, 401, error.code as ServerErrorCode, error.message);
@@ -65,6 +64,8 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   if (scope.websocket && !instance.hasDecorator('websocketServer')) {
     await instance.register(websocket, { options: { maxPayload: frameCeiling(bodyLimit) }, errorHandler: socketErrorHandler });
   }
+  // After the websocket plugin's hooks: an upgrade refused here (401) still has its socket ended by them.
+  identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
 
   registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard });
 
