@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const main = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+import { startServe } from '../support/serve-process.js';
+import type { ServeProcess } from '../support/serve-process.js';
 
 /**
  * A body far over bodyLimitBytes, sent by Node's fetch to `plumb serve` in its own process (in one
@@ -11,23 +8,14 @@ const main = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
  * client's writes).
  */
 describe('a refused body that is still being sent', () => {
-  let child: ChildProcessWithoutNullStreams;
+  let serve: ServeProcess;
   let url: string;
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--demo', '--database', ':memory:', '--port', '0']);
-    let output = '';
-    url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match?.[1] !== undefined) resolve(match[1]);
-      });
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`plumb serve exited (${code}): ${output}`)));
-    });
+    serve = await startServe(['--demo', '--database', ':memory:', '--port', '0']);
+    url = serve.url;
   }, 60_000);
   afterAll(() => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
   });
 
   async function answer(init: RequestInit): Promise<string> {
