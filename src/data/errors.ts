@@ -14,6 +14,7 @@ export const dataErrorCodes = {
   invalid_input: 'A create, update or load input has a missing, unknown or badly typed field.',
   not_found: 'The row does not exist or the actor may not see it.',
   forbidden: 'The actor may not perform this mutation.',
+  permission_error: "A manager's read permission failed (it threw, or returned a condition on a key the manager does not have): the request is refused with no schema detail, and the detail goes to the error report.",
   row_referenced: 'The row cannot be deleted because other rows refer to it.',
   conflict: 'The write violates a uniqueness or reference constraint in the database.',
   result_too_large: 'A request read more rows than maxRowsPerRequest allows.',

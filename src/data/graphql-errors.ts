@@ -6,6 +6,7 @@ import type { Manager } from './model.js';
 /** `extensions.code` of each data error code on the GraphQL wire. */
 export const graphqlCodeOf: Readonly<Record<string, string>> = {
   forbidden: 'FORBIDDEN',
+  permission_error: 'PERMISSION_ERROR',
   not_found: 'NOT_FOUND',
   timeout: 'TIMEOUT',
   closed: 'SERVICE_UNAVAILABLE',

@@ -50,6 +50,16 @@ export function abortError(signal: AbortSignal): PlumbError {
   return new PlumbError('timeout', `The query did not finish: ${text}.`, { cause: reason });
 }
 
+/**
+ * A host's read permission that failed: refused closed with nothing of the schema in the message
+ * (the person asking sees it), the failure itself kept as the cause for the error report.
+ */
+function permissionError(manager: Manager, cause: unknown): PlumbError {
+  if (cause instanceof PlumbError && cause.code === 'permission_error') return cause;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new PlumbError('permission_error', 'Access to this data could not be checked, so the request was refused. The failure was reported.', { cause: new Error(`The read permission of ${manager.name} failed: ${detail}`, { cause }) });
+}
+
 /** One request as one actor: read conditions, loaders and statements, all scoped to it. */
 export class RequestScope {
   readonly #conditions = new Map<Manager, RowCondition>();
@@ -72,7 +82,11 @@ export class RequestScope {
   readCondition(manager: Manager): RowCondition {
     let condition = this.#conditions.get(manager);
     if (condition === undefined) {
-      condition = manager.permissions.read(this.actor);
+      try {
+        condition = manager.permissions.read(this.actor);
+      } catch (error) {
+        throw permissionError(manager, error);
+      }
       this.#conditions.set(manager, condition);
     }
     return condition;
@@ -80,7 +94,12 @@ export class RequestScope {
 
   /** The actor's read condition on `alias`, compiled without nested permissions (it is the host's own rule). */
   permitted(manager: Manager, alias: string): Sql | undefined {
-    return compileCondition({ ...this.conditionScope, readCondition: undefined }, manager, alias, this.readCondition(manager));
+    const condition = this.readCondition(manager);
+    try {
+      return compileCondition({ ...this.conditionScope, readCondition: undefined }, manager, alias, condition);
+    } catch (error) {
+      throw permissionError(manager, error);
+    }
   }
 
   compile(query: Sql): CompiledQuery {

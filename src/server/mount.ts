@@ -19,6 +19,7 @@ import { methodGuard } from './method-guard.js';
 import type { PlumbChatOptions } from './options.js';
 import { requestErrorOf, sendError, sendNotFound } from './reply-error.js';
 import { createReport } from './setup.js';
+import { drainRequest } from './drain-request.js';
 import type { PlumbSetup } from './setup.js';
 
 /** What the place Plumb is mounted in allows. */
@@ -46,7 +47,10 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   instance.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimit;
   });
-  identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
+
+  // An answer given before the body was read (413, 401, 403) waits for the rest of it, within bounds,
+  // so that the client still writing the body reads the answer instead of a reset.
+  instance.addHook('onSend', async (request) => drainRequest(request.raw));
 
   instance.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PlumbError) return sendError(reply, 401, error.code as ServerErrorCode, error.message);
@@ -65,6 +69,8 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   if (scope.websocket && !instance.hasDecorator('websocketServer')) {
     await instance.register(websocket, { options: { maxPayload: frameCeiling(bodyLimit) }, errorHandler: socketErrorHandler });
   }
+  // After the websocket plugin's hooks: an upgrade refused here (401) still has its socket ended by them.
+  identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
 
   registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard });
 

@@ -5,6 +5,7 @@ import type { ChatDeps } from './chat-deps.js';
 import type { ThreadObserver } from './thread-views.js';
 import { corkEachTick } from './tick-cork.js';
 import type { Socket } from 'node:net';
+import { wholeNumber } from './whole-number.js';
 
 /** The frames of a socket beside its turns: `subscribe` / `unsubscribe` (live views) and `cancel`. */
 export interface SocketExtraFrame {
@@ -40,8 +41,8 @@ export function socketExtras(socket: WebSocket, raw: Socket | undefined, deps: C
     if (state === undefined || views === undefined) return fail('views_unavailable', 'This server does not serve live thread views (it follows no threads: see docs/protocol.md, "Live thread views").');
     const threadId = threadOf(frame);
     if (threadId === undefined) return fail('bad_event', 'A subscribe frame names its thread: {"type":"subscribe","thread":"<thread id>","after":"<seq>"?}.');
-    const after = frame.after === undefined || frame.after === null ? undefined : Number(frame.after);
-    if (after !== undefined && (!Number.isInteger(after) || after < 0)) return fail('bad_event', "'after' is the seq of a view event: a whole number, 0 or more.");
+    const after = frame.after === undefined || frame.after === null ? undefined : wholeNumber(frame.after);
+    if (frame.after !== undefined && frame.after !== null && after === undefined) return fail('bad_event', "'after' is the seq of a view event: a whole number, 0 or more.");
     try {
       await state({ actor, threadId });
     } catch (error) {

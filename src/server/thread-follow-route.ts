@@ -4,6 +4,7 @@ import type { ChatDeps } from './chat-deps.js';
 import { actorKey } from '../core/index.js';
 import type { ThreadEvents } from './thread-events.js';
 import { followThread } from './thread-follow.js';
+import { wholeNumber } from './whole-number.js';
 
 /** What following threads needs: the journal (the same store the engine writes) and the notices between processes. */
 export interface ThreadFollowing {
@@ -28,8 +29,8 @@ export function registerThreadFollow(fastify: FastifyInstance, deps: ChatDeps, f
       return reply.status(403).send({ error: { code: 'permission_denied', message: 'You may not use the chat service.' } });
     }
     const resumeFrom = request.headers['last-event-id'] ?? request.query.after ?? '0';
-    const after = Number(resumeFrom);
-    if (!Number.isInteger(after) || after < 0) return reply.status(400).send({ error: { code: 'bad_request', message: 'after (or Last-Event-ID) must be an item ordinal: a whole number, 0 or more.' } });
+    const after = wholeNumber(resumeFrom);
+    if (after === undefined) return reply.status(400).send({ error: { code: 'bad_request', message: 'after (or Last-Event-ID) must be an item ordinal: a whole number, 0 or more.' } });
     const owner = actorKey(request.actor);
     const thread = owner === undefined ? undefined : await following.store.getThread(request.params.id);
     if (thread === undefined || thread.owner !== owner) return reply.status(404).send({ error: { code: 'not_found', message: 'No thread of yours has this id.' } });

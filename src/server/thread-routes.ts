@@ -6,6 +6,7 @@ import { threadJson } from './thread-json.js';
 import type { ChatDeps } from './chat-deps.js';
 import type { EngineEvent } from './engine-port.js';
 import type { ViewSink } from './thread-views.js';
+import { wholeNumber } from './whole-number.js';
 
 /**
  * Stop and retry, threads and pages, and live views over HTTP and SSE (docs/protocol.md):
@@ -73,7 +74,7 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
       const { after, before, limit } = request.query;
       const numbers = { after, before, limit };
       for (const [name, value] of Object.entries(numbers)) {
-        if (value !== undefined && !/^\d+$/.test(value)) return reply.status(400).send({ error: { code: 'bad_cursor', message: `'${name}' is a whole number, 0 or more.` } });
+        if (value !== undefined && wholeNumber(value) === undefined) return reply.status(400).send({ error: { code: 'bad_cursor', message: `'${name}' is a whole number, 0 or more.` } });
       }
       const threadId = request.params.id;
       return owned(reply, async () => {
@@ -133,8 +134,8 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
     fastify.get<{ Params: { id: string }; Querystring: { after?: string } }>(path, async (request, reply) => {
       if (!(await allowed(request, reply, deps, 'threads'))) return reply;
       const resumeFrom = request.headers['last-event-id'] ?? request.query.after;
-      const after = resumeFrom === undefined || resumeFrom === '' ? undefined : Number(resumeFrom);
-      if (after !== undefined && (!Number.isInteger(after) || after < 0)) return badRequest(reply, 'after (or Last-Event-ID) is the seq of a view event: a whole number, 0 or more.');
+      const after = resumeFrom === undefined || resumeFrom === '' ? undefined : wholeNumber(resumeFrom);
+      if (resumeFrom !== undefined && resumeFrom !== '' && after === undefined) return badRequest(reply, 'after (or Last-Event-ID) is the seq of a view event: a whole number, 0 or more.');
       const { actor } = request;
       const threadId = request.params.id;
       try {

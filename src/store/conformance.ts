@@ -665,6 +665,26 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect((await store.getConfirmation('pending'))?.status).toBe('pending');
         expect((await store.getConfirmation('claimed'))?.status).toBe('claimed');
       });
+
+      it('resolves the claimed confirmations of a turn as outcome unknown (recovery), after which retention applies', async () => {
+        const { thread, turn } = await threadWithTurn();
+        const other = await threadWithTurn('user:alice', 'r2');
+        for (const id of ['cut-a', 'cut-b', 'waiting']) await store.createConfirmation(confirmation(id, thread.id, turn.id, 'user:alice', now + 50));
+        await store.createConfirmation(confirmation('elsewhere', other.thread.id, other.turn.id, 'user:alice', now + 50));
+        for (const id of ['cut-a', 'cut-b', 'elsewhere']) await store.claimConfirmation(id, 'user:alice', now);
+        const unknown = { outcome: 'outcome_unknown' };
+        const resolved = await store.resolveClaimedConfirmations(turn.id, unknown, now);
+        expect(resolved.map((record) => [record.id, record.status, record.resolution, record.resolvedAt])).toEqual([
+          ['cut-a', 'resolved', unknown, now],
+          ['cut-b', 'resolved', unknown, now],
+        ]);
+        expect(await store.resolveClaimedConfirmations(turn.id, unknown, now)).toEqual([]);
+        expect((await store.getConfirmation('waiting'))?.status).toBe('pending');
+        expect((await store.getConfirmation('elsewhere'))?.status).toBe('claimed');
+        now += 10;
+        expect(await store.deleteConfirmationsResolvedBefore(now)).toBe(2);
+        expect(await store.getConfirmation('cut-a')).toBeUndefined();
+      });
     });
 
     describe('lifetime', () => {

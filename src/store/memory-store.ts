@@ -492,6 +492,18 @@ export class MemoryStore implements Store {
     return Promise.resolve(true);
   }
 
+  async resolveClaimedConfirmations(turnId: string, resolution: JsonValue, now: number): Promise<readonly ConfirmationRecord[]> {
+    this.#open();
+    const resolved: ConfirmationRecord[] = [];
+    for (const record of this.#confirmations.values()) {
+      if (record.turnId !== turnId || record.status !== 'claimed') continue;
+      const next = Object.freeze({ ...record, status: 'resolved' as const, resolution: copyJson(resolution), resolvedAt: now });
+      this.#confirmations.set(record.id, next);
+      resolved.push(next);
+    }
+    return Promise.resolve(resolved.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  }
+
   async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
     this.#open();
     const expired: ConfirmationRecord[] = [];

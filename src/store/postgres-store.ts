@@ -384,6 +384,12 @@ export class PostgresStore implements Store {
     return (await this.#query(this.#t.resolveConfirmation, [id, text, now])).rowCount > 0;
   }
 
+  async resolveClaimedConfirmations(turnId: string, resolution: JsonValue, now: number): Promise<readonly ConfirmationRecord[]> {
+    const text = jsonText(resolution, 'a resolution');
+    const { rows } = await this.#query(this.#t.resolveClaimedConfirmations, [turnId, text, now]);
+    return rows.map((row) => toConfirmation(row as unknown as ConfirmationRow)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
     const text = jsonText(resolution, 'a resolution');
     const { rows } = await this.#query(this.#t.expireConfirmations, [now, text]);
@@ -675,6 +681,7 @@ function statements(prefix: string) {
       resolved_at = case when expires_at <= $3 then $3::bigint else resolved_at end
       where id = $1 and owner = $2 and status = 'pending' returning *`,
     resolveConfirmation: `update ${confirmations} set status = 'resolved', resolution = $2, resolved_at = $3 where id = $1 and status <> 'resolved'`,
+    resolveClaimedConfirmations: `update ${confirmations} set status = 'resolved', resolution = $2, resolved_at = $3 where turn_id = $1 and status = 'claimed' returning *`,
     expireConfirmations: `update ${confirmations} set status = 'resolved', resolution = $2, resolved_at = $1 where status = 'pending' and expires_at <= $1 returning *`,
     deleteResolvedConfirmations: `delete from ${confirmations} where id in (select id from ${confirmations} where status = 'resolved' and resolved_at < $1 order by resolved_at, id limit $2)`,
     insertLease: `insert into ${leases} (id, holder, acquired_at, heartbeat_at, expires_at) values ($1, $2, $3, $3, $4) returning *`,

@@ -472,6 +472,19 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#sql.resolveConfirmation.run(text, now, id).changes > 0);
   }
 
+  async resolveClaimedConfirmations(turnId: string, resolution: JsonValue, now: number): Promise<readonly ConfirmationRecord[]> {
+    const text = jsonText(resolution, 'a resolution');
+    return this.#write(() =>
+      this.#db
+        .transaction(() => {
+          const ids = this.#sql.claimedConfirmations.all(turnId) as string[];
+          for (const id of ids) this.#sql.resolveConfirmation.run(text, now, id);
+          return ids.map((id) => this.#confirmationOrThrow(id));
+        })
+        .immediate(),
+    );
+  }
+
   async expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]> {
     const text = jsonText(resolution, 'a resolution');
     return this.#write(() =>
@@ -759,6 +772,7 @@ function prepare(db: Database.Database, prefix: string) {
     expireConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status = 'pending'`,
     ),
+    claimedConfirmations: db.prepare(`SELECT id FROM ${confirmations} WHERE turn_id = ? AND status = 'claimed' ORDER BY created_at, id`).pluck(),
     lapsedConfirmations: db.prepare(`SELECT id FROM ${confirmations} WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id`).pluck(),
     resolveConfirmation: db.prepare(
       `UPDATE ${confirmations} SET status = 'resolved', resolution = ?, resolved_at = ? WHERE id = ? AND status <> 'resolved'`,

@@ -378,6 +378,12 @@ export interface Store {
   claimConfirmation(id: string, owner: string, now: number, expiredResolution?: JsonValue): Promise<ClaimResult>;
   /** Records the final resolution; false when it was already resolved. */
   resolveConfirmation(id: string, resolution: JsonValue, now: number): Promise<boolean>;
+  /**
+   * Resolves, in one transaction, every `claimed` confirmation of a turn as `resolution` (recovery:
+   * `{ "outcome": "outcome_unknown" }` for a turn whose write was cut between claim and result);
+   * returns them. Resolved, they show as resolved and retention applies to them.
+   */
+  resolveClaimedConfirmations(turnId: string, resolution: JsonValue, now: number): Promise<readonly ConfirmationRecord[]>;
   /** Resolves every pending confirmation whose `expiresAt` is at or before `now` as `resolution`; returns them. */
   expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]>;
 

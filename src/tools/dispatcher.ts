@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { PlumbError, canonicalHash } from '../core/index.js';
+import { PlumbError, canonicalHash, isPlumbError } from '../core/index.js';
 import type { Actor, JsonObject, JsonValue } from '../core/index.js';
 import { boundResult } from './bound-result.js';
 import type { ChatApp } from './chat-app.js';
@@ -239,6 +239,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return errorResult(error.code, error.message, error.details as JsonObject | undefined);
       }
       report(error, { tool: tool.name, phase: 'handler', actor: ctx.actor, threadId: ctx.threadId });
+      // A host's failing permission: the caller learns it was one (never its detail, which is reported).
+      if (isPlumbError(error) && error.code === 'permission_error') return errorResult('permission_error', error.message);
       return failed(tool.name);
     } finally {
       if (timer !== undefined) clearTimeout(timer);

@@ -10,6 +10,7 @@ export const toolsErrorCodes = {
   invalid_arguments: 'The arguments are not valid JSON or do not match the tool input schema.',
   not_exposed: 'The manager named is unknown or not exposed to chat (the two are indistinguishable).',
   forbidden: 'The actor may not use this tool or perform this operation.',
+  permission_error: "A host's read permission failed while the tool ran: the caller gets this code with a generic message; the detail went to the error hook.",
   not_allowed: 'The mutation is not a generated mutation listed in allowedMutations.',
   authentication_required: 'Anonymous actors cannot run tools that write.',
   confirmation_required: 'The call needs a person to confirm it and the caller cannot ask for confirmation.',
@@ -35,6 +36,7 @@ export type ToolErrorCode =
   | 'invalid_arguments'
   | 'not_exposed'
   | 'forbidden'
+  | 'permission_error'
   | 'not_allowed'
   | 'authentication_required'
   | 'confirmation_required'

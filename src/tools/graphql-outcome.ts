@@ -14,6 +14,9 @@ export function raiseGraphqlErrors(result: ExecutionResult, what: string): void 
   switch (code) {
     case 'FORBIDDEN':
       throw toolError('forbidden', first.message);
+    case 'PERMISSION_ERROR':
+      // The data layer's PlumbError, whose cause names the failing permission: the dispatcher reports it.
+      throw first.originalError ?? new PlumbError('permission_error', first.message);
     case 'UNAUTHENTICATED':
       throw toolError('authentication_required', first.message);
     case 'TIMEOUT':

@@ -146,6 +146,12 @@ describe('plumb mcp --http', () => {
     expect(parsed(await client.callTool({ name: 'confirm', arguments: { confirmation_id: held.confirmation_id, confirmed: true } }))).toMatchObject({ title: 'From HTTP' });
     // rateLimit.requests: 2 — each call took one, as a chat turn does.
     expect(parsed(await client.callTool({ name: 'get_order', arguments: { order_id: '4411' } }))).toMatchObject({ error: { code: 'rate_limited' } });
+    // A token nobody issued is refused, not served as anonymous (the demo's authenticate knows none).
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } };
+    const stranger = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer a-token-nobody-issued-0123', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    expect(stranger.status).toBe(401);
+    expect(stranger.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await stranger.json()).toMatchObject({ error: { data: { code: 'invalid_token' } } });
     await client.close();
     const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
     child.kill('SIGTERM');

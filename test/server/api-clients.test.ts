@@ -144,6 +144,18 @@ describe.each(transports)('API clients and CSRF over %s', (_, start) => {
     }
   });
 
+  it('refuses a credential that is sent and names no one with 401, never serving it as anonymous', async () => {
+    // The host's authenticate knows only Bearer tokens: it returns null for this header.
+    const unknownScheme = await post('/chat/', { authorization: 'Token token-for-bob' });
+    expect(unknownScheme.status).toBe(401);
+    expect(((await unknownScheme.json()) as Json).error.code).toBe('unauthenticated');
+    // A sign-in cookie whose signature is not the server's: refused, and the cookie cleared.
+    const forged = await transport.send('/chat/threads/', { headers: { cookie: 'plumb_login=alice.forged' } });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as Json).error.code).toBe('unauthenticated');
+    expect(forged.headers.getSetCookie().join('\n')).toMatch(/plumb_login=;.*Max-Age=0/i);
+  });
+
   it('still needs the CSRF pair for the console’s sign-in cookie', async () => {
     const pair = await csrfPair();
     const login = await post('/console/login', pair, { user: 'alice' });

@@ -62,6 +62,11 @@ describe('chat over WebSocket', () => {
     socket.close();
   });
 
+  it('refuses a handshake whose credential names no one with 401, never opening it as anonymous', async () => {
+    const opened = await openSocket(`${running.wsUrl}/chat/`, { headers: { authorization: 'Bearer a-token-nobody-issued' } }).catch((error: unknown) => error);
+    expect(String(opened)).toMatch(/401/);
+  });
+
   it('refuses a handshake from a foreign origin', async () => {
     const opened = await openSocket(`${running.wsUrl}/chat/`, { origin: 'https://evil.example' }).catch((error: unknown) => error);
     expect(String(opened)).toMatch(/403/);

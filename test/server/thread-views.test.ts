@@ -65,6 +65,25 @@ describe('live thread views over SSE and WebSocket', () => {
     expect((await view(threadId, {}, '?after=-1')).status).toBe(400);
   });
 
+  it('refuses a seq or cursor that is not plain digits (1e3, 0x10, " 5", 5.0) with a coded 400, on every route and on the socket', async () => {
+    const threadId = await thread();
+    for (const odd of ['1e3', '0x10', ' 5', '5.0']) {
+      const query = `?after=${encodeURIComponent(odd)}`;
+      // (A header's leading space is HTTP's own to drop: ' 5' is tried in the query only.)
+      const byHeader = odd.trim() === odd ? [await view(threadId, { 'last-event-id': odd })] : [];
+      for (const response of [await view(threadId, {}, query), ...byHeader, await client.fetch(`/chat/threads/${threadId}/follow/${query}`), await client.fetch(`/chat/threads/${threadId}/items/${query}`)]) {
+        expect(response.status, `${response.url} ${odd}`).toBe(400);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toMatch(/^bad_(request|cursor)$/);
+      }
+    }
+    const ws = await openSocket(`${kit.running.wsUrl}/chat/`, { headers: { ...alice, cookie: client.cookieHeader() } });
+    for (const after of ['1e3', '0x10', ' 5', 1.5]) {
+      ws.socket.send(JSON.stringify({ type: 'subscribe', thread: threadId, after }));
+      expect(await ws.next('error')).toMatchObject({ code: 'bad_event' });
+    }
+    ws.socket.close();
+  });
+
   it("answers another actor's thread, and an unknown one, as not found", async () => {
     const threadId = await thread();
     expect((await new Client(kit.url, bob).fetch(`/chat/threads/${threadId}/view/`)).status).toBe(404);

@@ -108,13 +108,17 @@ async function httpActors(config: PlumbConfig, load: Parameters<typeof settingFu
   if (config.authenticate === null) return byToken;
   const host = await settingFunction<Authenticate>(config.authenticate, { load, key: 'authenticate', names: ['authenticate'], signature: 'a function (request) => actor | null' });
   return async (request: IncomingMessage) => {
+    let refusal: Error | undefined;
     try {
       const known = await byToken(request);
       if (known.kind === 'user') return known;
-    } catch {
+    } catch (error) {
       // Not one of mcp.tokens: the host's authenticate may know it.
+      refusal = error as Error;
     }
     const identified = await host({ method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, ip: request.socket.remoteAddress ?? '' });
+    // A token known to neither is refused, never served as anonymous.
+    if (identified === null && refusal !== undefined) throw refusal;
     if (identified === null) return anonymous;
     return 'actor' in identified ? identified.actor : identified;
   };
