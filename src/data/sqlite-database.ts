@@ -196,6 +196,11 @@ class SqliteDatabaseImpl implements SqliteDatabase {
     }
   }
 
+  async tableNames(): Promise<readonly string[]> {
+    this.#check();
+    return (await this.kysely.introspection.getTables()).map((table) => table.name);
+  }
+
   async tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined> {
     this.#check();
     const tables = await this.kysely.introspection.getTables();
