@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
+import { confirmationSentence } from '../../client/index.js';
 import type { Actor } from '../../core/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
 import { LANGUAGES } from '../../router/index.js';
@@ -122,7 +123,7 @@ function askOnTerminal(io: CliIo): Decide {
     }
     const terminal = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const answer = await terminal.question(`Confirm ${event.mutation} ${JSON.stringify(event.input)}? [y/N] `);
+      const answer = await terminal.question(`${confirmationSentence(event.mutation, event.input, event.message)} [y/N] `);
       return /^y(es)?$/i.test(answer.trim());
     } catch (error) {
       io.stderr(`plumb: could not read the answer: ${(error as Error).message}\n`);
