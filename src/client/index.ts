@@ -35,6 +35,7 @@ export type {
   CancelOutcome,
 } from './protocol.js';
 export { runningTurnEvents } from './view-turn.js';
+export { confirmationSentence } from './confirmation-sentence.js';
 export { toUiMessageChunks } from './ui-message-stream.js';
 export type { UiStreamOptions } from './ui-message-stream.js';
 export type { PlumbUiChunk, PlumbMessageMetadata, PlumbConfirmationData } from './ui-chunks.js';

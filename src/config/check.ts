@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isPlumbError } from '../core/index.js';
-import { checkTables, defineApp } from '../data/index.js';
+import { checkTables, defineApp, tablesNotCreated } from '../data/index.js';
 import type { App, Database } from '../data/index.js';
 import { checkedRoles, defaultProfileName } from '../planned/index.js';
 import { createProvider } from '../providers/index.js';
@@ -173,7 +173,7 @@ async function checkApp(host: HostDefinition, config: PlumbConfig, root: string,
   let database: Database;
   try {
     const location = parseDatabaseUrl(config.database, root);
-    if (location.kind === 'sqlite' && tables === 'own' && !existsSync(location.path)) {
+    if (location.kind === 'sqlite' && tables !== 'attach' && !existsSync(location.path)) {
       notes.push(`database: '${location.path}' does not exist yet; the first start creates it with the app's tables.`);
       database = await openDatabase({ kind: 'memory' });
     } else database = await openDatabase(location, tables);
@@ -192,9 +192,13 @@ async function checkApp(host: HostDefinition, config: PlumbConfig, root: string,
     return undefined;
   }
   try {
-    const checked = await checkTables(database, app.managers, tables);
+    const checked = await checkTables(database, app.managers, tables === 'attach' ? 'attach' : 'own');
     for (const problem of checked.problems) problems.push({ code: 'schema_mismatch', message: problem });
-    if (checked.missing.length > 0) notes.push(`New tables the first start creates: ${checked.missing.join(', ')}.`);
+    if (checked.missing.length > 0) {
+      const refusal = tables === 'own' ? await tablesNotCreated(database, app.managers, checked.missing) : undefined;
+      if (refusal !== undefined) problems.push({ code: refusal.code, message: `database: ${refusal.message}` });
+      else notes.push(`New tables the first start creates: ${checked.missing.join(', ')}.`);
+    }
   } catch (error) {
     await app.close();
     if (!isPlumbError(error)) throw error;

@@ -1,5 +1,6 @@
 import { PlumbError } from '../core/index.js';
-import type { App, DataSettingsInput, ManagerSpec } from '../data/index.js';
+import { tableModes } from '../data/index.js';
+import type { App, DataSettingsInput, ManagerSpec, TableMode } from '../data/index.js';
 import type { RulebookInput, VocabularyFile } from '../router/index.js';
 import type { Tool } from '../tools/index.js';
 import type { PlumbConfigInput } from './schema.js';
@@ -10,9 +11,8 @@ export interface SeedBatch {
   readonly rows: Iterable<Readonly<Record<string, unknown>>>;
 }
 
-/** How Plumb treats the app's tables. */
-export const tableModes = ['own', 'attach'] as const;
-export type TableMode = (typeof tableModes)[number];
+export { tableModes };
+export type { TableMode };
 
 /**
  * What a host application gives Plumb: the default export of the module the `app` setting names.
@@ -23,8 +23,10 @@ export interface HostDefinition {
   readonly managers: readonly ManagerSpec[];
   /**
    * `own` (default): Plumb creates the tables of a new database and changes them only through
-   * migrations (`plumb migrate`). `attach`: the tables exist already (the host's own); Plumb
-   * checks each mapped table and column on start and never creates or alters one.
+   * migrations (`plumb migrate`); it creates none in a database that already holds other tables.
+   * `create`: as `own`, and missing tables are created beside tables that are not the app's.
+   * `attach`: the tables exist already (the host's own); Plumb checks each mapped table and column
+   * on start and never creates or alters one.
    */
   readonly tables?: TableMode;
   /** The host's own tools (`defineTool`), or a function building them over the opened app. */
@@ -59,7 +61,7 @@ export function hostProblems(value: unknown): string[] {
   const problems: string[] = [];
   for (const key of Object.keys(definition)) if (!hostKeys.has(key)) problems.push(`Unknown key '${key}'. Keys: ${[...hostKeys].join(', ')}.`);
   if (!Array.isArray(definition.managers) || definition.managers.length === 0) problems.push("'managers' is a non-empty list of defineManager(…) declarations.");
-  if (definition.tables !== undefined && !(tableModes as readonly unknown[]).includes(definition.tables)) problems.push(`'tables' is ${tableModes.map((mode) => `'${mode}'`).join(' or ')}, got ${JSON.stringify(definition.tables)}.`);
+  if (definition.tables !== undefined && !(tableModes as readonly unknown[]).includes(definition.tables)) problems.push(`'tables' is ${tableModes.map((mode) => `'${mode}'`).join(', ')}, got ${JSON.stringify(definition.tables)}.`);
   if (definition.tools !== undefined && typeof definition.tools !== 'function' && !Array.isArray(definition.tools)) problems.push("'tools' is a list of defineTool(…) tools or a function (app) => tools.");
   for (const key of ['vocabulary', 'rulebook'] as const) {
     const given = definition[key];

@@ -66,7 +66,7 @@ export async function openHostApp(options: OpenAppOptions): Promise<OpenedApp> {
   try {
     await app.ready();
     const seed = options.seed ?? host.seed;
-    const seeded = tables === 'own' && seed !== undefined && (await allEmpty(app)) ? await loadSeed(app, seed) : 0;
+    const seeded = tables !== 'attach' && seed !== undefined && (await allEmpty(app)) ? await loadSeed(app, seed) : 0;
     const tools = typeof host.tools === 'function' ? host.tools(app) : (host.tools ?? []);
     const close = (): Promise<void> => app.close();
     return { app, host, tables, tools, vocabulary: host.vocabulary, rulebook: host.rulebook, examples: host.examples ?? [], seeded, close, [Symbol.asyncDispose]: close };

@@ -51,9 +51,11 @@ export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const full = base === '' ? key : `${base}.${key}`;
-        // The closest known names (graphql-js's own "did you mean" ranking), else the whole list at the top level.
-        const close = base === '' ? suggestionList(key, known).slice(0, 3) : [];
-        const hint = close.length > 0 ? ` Did you mean ${close.map((name) => `'${name}'`).join(' or ')}?` : base === '' ? ` Settings: ${known.join(', ')}.` : '';
+        // The closest known names at that level (graphql-js's own "did you mean" ranking), else the whole list.
+        const names = base === '' ? known : keysAt(issue.path);
+        const close = suggestionList(key, names).slice(0, 3);
+        const named = (name: string): string => `'${base === '' ? name : `${base}.${name}`}'`;
+        const hint = close.length > 0 ? ` Did you mean ${close.map(named).join(' or ')}?` : names.length > 0 ? ` ${base === '' ? 'Settings' : `Keys of '${base}'`}: ${names.join(', ')}.` : '';
         problems.push({ key: full, message: `Unknown setting '${full}'.${hint}` });
       }
       continue;
@@ -62,6 +64,26 @@ export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig
     problems.push({ key, message: `Invalid value for '${key}': ${issue.message}.` });
   }
   return { ok: false, problems };
+}
+
+/** The keys the schema knows for the object at `path` (an object setting such as `rateLimit`), or none. */
+function keysAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = plumbConfigSchema;
+  for (const part of path) {
+    schema = unwrapped(schema);
+    if (!(schema instanceof z.ZodObject) || typeof part !== 'string') return [];
+    const next = (schema.shape as Record<string, z.ZodType | undefined>)[part];
+    if (next === undefined) return [];
+    schema = next;
+  }
+  schema = unwrapped(schema);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape).sort() : [];
+}
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
+  return current;
 }
 
 /** Parses, defaults and freezes a configuration; throws `invalid_config` naming every bad key. */

@@ -1,6 +1,7 @@
 // The Plumb console: plain browser JavaScript, no framework, no build step. This file is the page —
 // layout, behaviour, the keyboard; every request and socket lives in console-transport.js.
 import { createTransport } from './console-transport.js';
+import { confirmationSentence } from './client/index.js';
 
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
 const $ = (id) => document.getElementById(id);
@@ -197,44 +198,6 @@ function errorBox(event) {
 }
 
 // ---- the confirmation card ------------------------------------------------------------------
-
-/** `charge_card`, `OrderLine`, `order_id` → `charge card`, `order line`, `order id`. */
-function words(name) {
-  return String(name).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
-}
-
-function valueWords(value) {
-  if (typeof value === 'string') return `“${value}”`;
-  if (value !== null && typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function fieldList(input) {
-  const entries = input && typeof input === 'object' && !Array.isArray(input) ? Object.entries(input) : [];
-  const parts = entries.map(([key, value]) => `${words(key)} ${valueWords(value)}`);
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
-}
-
-/**
- * The sentence a person checks before a write: the router's own (`message`, in the turn's
- * language), else one made from the mutation and its input — what will happen, to which record,
- * with which values.
- */
-function confirmationSentence(mutation, input, message) {
-  if (typeof message === 'string' && message.trim() !== '') return message;
-  const crud = /^(create|update|delete)([A-Z]\w*)$/.exec(String(mutation));
-  const fields = fieldList(input && typeof input === 'object' ? Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'id')) : input);
-  const id = input && typeof input === 'object' && input.id !== undefined ? ` ${input.id}` : '';
-  if (crud) {
-    const [, verb, manager] = crud;
-    const thing = words(manager);
-    if (verb === 'create') return `Create a new ${thing}${fields ? ` with ${fields}` : ''}?`;
-    if (verb === 'update') return `Change ${thing}${id}${fields ? `: set ${fields}` : ''}?`;
-    return `Delete ${thing}${id}?`;
-  }
-  const action = words(mutation);
-  return `${action.charAt(0).toUpperCase()}${action.slice(1)}${fields ? ` with ${fields}` : ''}?`;
-}
 
 function clock(ms) {
   return new Date(ms).toLocaleTimeString();

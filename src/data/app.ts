@@ -23,14 +23,20 @@ import { syncSchema } from './schema-sync.js';
 import { parseDataSettings } from './settings.js';
 import type { DataSettings, DataSettingsInput } from './settings.js';
 
+/** How an app treats its tables: Plumb's (`own`, `create`) or the host's (`attach`). */
+export const tableModes = ['own', 'create', 'attach'] as const;
+export type TableMode = (typeof tableModes)[number];
+
 export interface AppOptions {
   readonly managers: readonly ManagerSpec[];
   readonly database: Database;
   /**
-   * `own` (default): missing tables are created by `ready()`. `attach`: the tables are the host's;
-   * `ready()` checks every mapped table and column and never creates or alters anything.
+   * `own` (default): missing tables are created by `ready()`, unless the database already holds
+   * tables that are not the app's (`tables_not_created`). `create`: as `own`, beside such tables too.
+   * `attach`: the tables are the host's; `ready()` checks every mapped table and column and never
+   * creates or alters anything.
    */
-  readonly tables?: 'own' | 'attach';
+  readonly tables?: TableMode;
   /**
    * The app's migrations (`own` tables): `ready()` refuses to run while one is not applied
    * (`migrations_pending`), and once there are any, tables are made by them alone.
@@ -107,7 +113,7 @@ class DataApp implements App {
   /** Document objects already validated against this schema (callers never change a document they passed). */
   readonly #validatedNodes = new WeakSet<DocumentNode>();
   readonly #onQuery: AppOptions['onQuery'];
-  readonly #tables: 'own' | 'attach';
+  readonly #tables: TableMode;
   readonly #migrations: MigrationSource | undefined;
   readonly #runtime: DataRuntime;
   #statements = 0;
@@ -170,9 +176,9 @@ class DataApp implements App {
 
   async #prepare(): Promise<void> {
     if (this.#tables === 'attach') return syncSchema(this.database, this.managers, 'attach');
-    if (this.#migrations === undefined) return syncSchema(this.database, this.managers, 'own');
+    if (this.#migrations === undefined) return syncSchema(this.database, this.managers, this.#tables);
     const state = await assertMigrated(this.database, this.#migrations);
-    return syncSchema(this.database, this.managers, state.applied.length > 0 ? 'migrated' : 'own');
+    return syncSchema(this.database, this.managers, state.applied.length > 0 ? 'migrated' : this.#tables);
   }
 
   #require(name: string): Manager {

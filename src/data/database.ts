@@ -71,6 +71,8 @@ export interface Database extends SqlExecutor {
   bulk(work: (writer: BulkWriter) => void): Promise<void>;
   /** Columns of a table in the database's schema, or undefined when it does not exist. */
   tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined>;
+  /** The names of the tables (and views) in the database's schema. */
+  tableNames(): Promise<readonly string[]>;
   /**
    * Moves the id generator of `table` past the largest `column` value, after rows were written
    * with explicit ids (bulk loads), so that the next insert without an id does not collide.

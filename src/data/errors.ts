@@ -5,6 +5,7 @@ export const dataErrorCodes = {
   invalid_definition: 'A manager declaration or the set of managers given to defineApp is invalid.',
   invalid_settings: 'The data settings do not match their schema (unknown key or bad value).',
   schema_mismatch: 'An existing SQL table does not match its manager definition.',
+  tables_not_created: "An app that owns its tables lacks some of them in a database that holds other tables: attach to yours, or ask for tables: 'create'.",
   migrations_pending: 'The app has migrations that are not applied to its database yet; plumb migrate up applies them.',
   unknown_manager: 'No manager has that name.',
   unknown_filter_key: 'A filter or exclude names a lookup key the manager does not have.',

@@ -1,13 +1,13 @@
 /** The data layer: managers over SQL tables, the generated GraphQL schema, execution as an actor. */
 export { defineManager } from './define-manager.js';
-export { defineApp } from './app.js';
-export { checkTables } from './schema-sync.js';
+export { defineApp, tableModes } from './app.js';
+export { checkTables, tablesNotCreated } from './schema-sync.js';
 export { planMigration } from './migration-plan.js';
 export type { MigrationPlan, SchemaChange } from './migration-plan.js';
 export { migrationSource } from './migration-source.js';
 export { applyDataMigrations, dataMigrationState, dataMigrationTable } from './migrations.js';
 export type { MigrationSource } from './migrations.js';
-export type { App, AppOptions, AppStats, GraphqlRequest, RowPage } from './app.js';
+export type { App, AppOptions, AppStats, GraphqlRequest, RowPage, TableMode } from './app.js';
 export { sqlite } from './sqlite-database.js';
 export type { SqliteDatabase, SqliteOptions } from './sqlite-database.js';
 export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';

@@ -128,6 +128,15 @@ class PostgresDatabaseImpl implements PostgresDatabase {
     });
   }
 
+  async tableNames(): Promise<readonly string[]> {
+    this.#check();
+    const result = await this.execute(
+      sql`select c.relname as name from pg_catalog.pg_class as c join pg_catalog.pg_namespace as n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f') order by c.relname`.compile(this.kysely),
+    );
+    return result.rows.map((row) => String(row.name));
+  }
+
   async tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined> {
     this.#check();
     // One statement: the current schema (null when none of search_path exists), the table, its columns.

@@ -98,16 +98,20 @@ export async function checkTables(database: Database, managers: readonly Manager
 
 /** How `syncSchema` treats the app's tables. */
 export type SchemaMode =
-  /** Plumb's tables, no migrations yet: missing tables are created. */
+  /** Plumb's tables, no migrations yet: missing tables are created, unless the database holds tables of someone else's. */
   | 'own'
+  /** As `own`, and missing tables are created beside tables that are not the app's (asked for with `tables: 'create'`). */
+  | 'create'
   /** Plumb's tables, changed by migrations only: a missing table is a mismatch. */
   | 'migrated'
   /** The host's tables: checked, never created or altered. */
   | 'attach';
 
+const ownHint = 'The tables are Plumb\'s: run plumb migrate generate to write a migration for the difference, review it, then plumb migrate up.';
 const mismatchHints: Record<SchemaMode, string> = {
-  own: 'The tables are Plumb\'s: run plumb migrate generate to write a migration for the difference, review it, then plumb migrate up.',
-  migrated: 'The tables are Plumb\'s: run plumb migrate generate to write a migration for the difference, review it, then plumb migrate up.',
+  own: ownHint,
+  create: ownHint,
+  migrated: ownHint,
   attach: 'The tables are yours (tables: \'attach\'): change the managers to fit them (plumb introspect prints definitions that do), or change the tables with your own migrations.',
 };
 
@@ -117,15 +121,35 @@ const mismatchHints: Record<SchemaMode, string> = {
  * table and column, and saying how to go on.
  */
 export async function syncSchema(database: Database, managers: readonly Manager[], mode: SchemaMode = 'own'): Promise<void> {
-  const { problems, missing: missingNames } = await checkTables(database, managers, mode === 'own' ? 'own' : 'attach');
+  const creates = mode === 'own' || mode === 'create';
+  const { problems, missing: missingNames } = await checkTables(database, managers, creates ? 'own' : 'attach');
   if (problems.length > 0) {
     throw new PlumbError('schema_mismatch', `The database does not match the managers:\n- ${problems.join('\n- ')}\n${mismatchHints[mode]}`, { details: { problems } });
   }
-  if (mode !== 'own') return;
+  if (!creates) return;
   const tables = expectedTables(managers);
   const missing = tables.filter((table) => missingNames.includes(table.name));
+  if (mode === 'own' && missing.length > 0) {
+    const refusal = await tablesNotCreated(database, managers, missingNames);
+    if (refusal !== undefined) throw refusal;
+  }
   for (const table of missing) await createTable(database, table);
   for (const table of tables) await createIndexes(database, table.name, table.indexes);
+}
+
+/**
+ * A database that already holds tables which are not the app's is someone's own: an `own` app
+ * creates nothing there (a misspelt table name would otherwise become a new, empty table in it).
+ */
+export async function tablesNotCreated(database: Database, managers: readonly Manager[], missing: readonly string[]): Promise<PlumbError | undefined> {
+  const expected = new Set(expectedTables(managers).map((table) => table.name));
+  const others = (await database.tableNames()).filter((name) => !expected.has(name) && !name.startsWith('plumb_'));
+  if (others.length === 0) return undefined;
+  return new PlumbError(
+    'tables_not_created',
+    `The database already has tables of its own (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}) and the app's ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not there. If these are your tables, set tables: 'attach' and check the table names (plumb introspect prints definitions that fit); to have Plumb create ${missing.length === 1 ? 'it' : 'them'} beside yours, set tables: 'create'.`,
+    { details: { missing: [...missing], others: others.slice(0, 20) } },
+  );
 }
 
 export function indexName(table: string, column: string): string {

@@ -1,7 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
-import { PlumbError } from '../core/index.js';
+import { PlumbError, sqliteDriver } from '../core/index.js';
 import type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';
 import { escapeLike } from './like-pattern.js';
 import { sqliteValues } from './value-storage.js';
@@ -100,7 +100,7 @@ class SqliteDatabaseImpl implements SqliteDatabase {
   constructor(options: SqliteOptions) {
     this.path = options.path;
     this.#cacheSize = options.statementCacheSize ?? 500;
-    this.sqlite = new BetterSqlite3(options.path, { readonly: options.readonly === true });
+    this.sqlite = new (sqliteDriver())(options.path, { readonly: options.readonly === true });
     if (options.path !== ':memory:' && options.path !== '' && options.readonly !== true) this.sqlite.pragma('journal_mode = WAL');
     this.sqlite.pragma('foreign_keys = ON');
     this.sqlite.pragma('busy_timeout = 5000');
@@ -194,6 +194,11 @@ class SqliteDatabaseImpl implements SqliteDatabase {
     } finally {
       this.sqlite.pragma(`cache_size = ${cacheSize}`);
     }
+  }
+
+  async tableNames(): Promise<readonly string[]> {
+    this.#check();
+    return (await this.kysely.introspection.getTables()).map((table) => table.name);
   }
 
   async tableColumns(table: string): Promise<readonly ColumnInfo[] | undefined> {

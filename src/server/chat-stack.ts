@@ -61,6 +61,8 @@ export async function createChatStack(options: {
   readonly events?: ThreadEvents;
   /** Spans for turns, model and tool calls; default: over the global tracer provider, with the `telemetry` setting. */
   readonly telemetry?: Telemetry;
+  /** What time it is for the engine (ms since the epoch); default `Date.now` (`plumb ask --now`). */
+  readonly clock?: () => number;
 }): Promise<ChatStack> {
   const { app, config } = options;
   const cwd = options.cwd ?? process.cwd();
@@ -118,6 +120,7 @@ export async function createChatStack(options: {
       ...(provider === undefined ? {} : { provider }),
       ...(planned === undefined ? {} : { planned }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       instrumentTools: telemetry.instrumentTools,
     }));
   } catch (error) {

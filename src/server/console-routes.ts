@@ -127,7 +127,13 @@ export function registerConsole(
   };
   fastify.post('/console/login', async (request, reply) => {
     if (!csrfOk(request)) return reply.status(403).send({ error: { code: 'csrf_failed', message: 'Reload the console: its CSRF token is missing or stale.' } });
-    const user = (request.body as { user?: unknown } | null)?.user;
+    const body = request.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is { "user": NAME } (or { "user": null } to sign out).' } });
+    const unknown = Object.keys(body).filter((key) => key !== 'user');
+    if (unknown.length > 0) {
+      return reply.status(400).send({ error: { code: 'bad_request', message: `Unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `'${key}'`).join(', ')}: the body is { "user": NAME } (or { "user": null } to sign out).` } });
+    }
+    const user = (body as { user?: unknown }).user;
     if (user === null || user === 'anonymous' || user === undefined) {
       reply.header('set-cookie', serializeCookie(loginCookieName, '', { maxAgeSeconds: 0 }));
       return { actor: { kind: 'anonymous' } };

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
-import { PlumbError } from '../core/index.js';
+import type Database from 'better-sqlite3';
+import { PlumbError, sqliteDriver } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
 import { definedOnly, toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
@@ -685,7 +685,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     throw new PlumbError('store_invalid_record', `Table prefix '${prefix}' must be letters, digits and underscores.`);
   }
   const owned = options.database === undefined;
-  const db = options.database ?? new Database(options.path);
+  const db = options.database ?? new (sqliteDriver())(options.path);
   try {
     if (owned) {
       db.pragma('journal_mode = WAL');

@@ -1,6 +1,6 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Actor } from '../core/index.js';
-import { actorKey } from '../core/index.js';
+import { actorKey, sqliteDriver } from '../core/index.js';
 import { timedOut } from './confirmation-store.js';
 import type { ClaimOutcome, ConfirmationResolution, ConfirmationStore, PendingConfirmation } from './confirmation-store.js';
 
@@ -28,7 +28,7 @@ export function createSqliteConfirmationStore(options: SqliteConfirmationStoreOp
   const table = options.table ?? 'plumb_tool_confirmations';
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`Table name '${table}' must be letters, digits and underscores.`);
   const owned = options.database === undefined;
-  const db = options.database ?? new BetterSqlite3(options.path ?? ':memory:');
+  const db = options.database ?? new (sqliteDriver())(options.path ?? ':memory:');
   if (owned) db.pragma('busy_timeout = 5000');
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, record TEXT NOT NULL, state TEXT NOT NULL, expires_at_ms INTEGER NOT NULL)`,

@@ -158,6 +158,10 @@ describe.each(transports)('API clients and CSRF over %s', (_, start) => {
 
   it('still needs the CSRF pair for the console’s sign-in cookie', async () => {
     const pair = await csrfPair();
+    // A body in another shape is refused, never read as signing out ({ actor } is not { user }).
+    const misshapen = await post('/console/login', pair, { actor: 'alice' });
+    expect(misshapen.status).toBe(400);
+    expect(((await misshapen.json()) as Json).error).toMatchObject({ code: 'bad_request', message: expect.stringContaining("Unknown field 'actor'") });
     const login = await post('/console/login', pair, { user: 'alice' });
     expect(login.status).toBe(200);
     const signedIn = `${pair.cookie}; ${cookiesOf(login)}`;

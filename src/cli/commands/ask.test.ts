@@ -35,6 +35,16 @@ describe('plumb ask', () => {
     expect(stdout).toContain('- Bolt — sku: BLT-100, price: 0.35, stock: 5,000');
   });
 
+  it('reads dates from the moment --now gives, and refuses one that is not RFC 3339', async () => {
+    const { code, stderr, stdout } = await ask(['which tasks are due tomorrow?', '--demo', '--db', ':memory:', '--now', '2027-01-19T10:00:00Z']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('"dueDate__gte":"2027-01-20","dueDate__lt":"2027-01-21"');
+    expect(stdout).toContain('Pilot batch');
+    const wrong = await ask(['hi', '--demo', '--db', ':memory:', '--now', 'yesterday']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^plumb: --now is an RFC 3339 time with its offset .* not 'yesterday'\n$/);
+  });
+
   it('holds a write the router planned for the person: --no rejects it and nothing is charged', async () => {
     const { code, stdout, stderr } = await ask(['charge order 4411 40.00', '--demo', '--db', ':memory:', '--as', 'alice', '--no']);
     expect(code).toBe(0);

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
+import { confirmationSentence } from '../../client/index.js';
 import type { Actor } from '../../core/index.js';
 import type { ChatEvent, Engine } from '../../engine/index.js';
 import { LANGUAGES } from '../../router/index.js';
@@ -24,6 +25,7 @@ interface AskOptions extends AppOptions, ProviderOptions {
   readonly no?: boolean;
   readonly router?: RouterMode;
   readonly language?: string;
+  readonly now?: string;
 }
 
 /** How a held change is answered: `--yes`, `--no`, or a question on the terminal. */
@@ -46,10 +48,12 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option('--json', 'print every event as one line of JSON')
     .option('--yes', 'approve a change that needs confirmation')
     .option('--no', 'reject a change that needs confirmation')
+    .option('--now <rfc3339>', 'what time it is for the turn, with its offset (2026-10-19T09:00:00+01:00): dates such as "tomorrow" are read from it, and time runs on from it')
     .addOption(new Option('--language <lang>', 'the language the router reads the turn in (never guessed; default: the conversation\'s, at first English)').choices([...LANGUAGES]));
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
     if (options.thread !== undefined && options.continue === true) throw new CliUsageError('give --thread ID or --continue, not both');
+    const clock = options.now === undefined ? undefined : clockFrom(options.now);
     await using opened = await openCliApp(options, { ...providerOverrides(options), ...(options.router === undefined ? {} : { router: options.router }) });
     const { config } = opened;
     checkProviderFlags(options, config.provider);
@@ -57,10 +61,18 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     // The CLI is one session: an anonymous visitor keeps one thread across runs.
     const actor: Actor = opened.actor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : opened.actor;
     const { app, tools, vocabulary, rulebook } = opened.opened;
-    await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook }, cwd: opened.loaded.root });
+    await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook }, cwd: opened.loaded.root, ...(clock === undefined ? {} : { clock }) });
     const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
     await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...threadChoice(options), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
   });
+}
+
+/** `--now`: a clock that starts at the given moment and runs on from it. */
+function clockFrom(now: string): () => number {
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(now) ? Date.parse(now) : Number.NaN;
+  if (Number.isNaN(at)) throw new CliUsageError(`--now is an RFC 3339 time with its offset (2026-10-19T09:00:00+01:00 or 2026-10-19T08:00:00Z), not '${now}'`);
+  const started = Date.now();
+  return () => at + (Date.now() - started);
 }
 
 /** `--thread ID`: that thread; `--continue`: the engine's default, the actor's latest; neither: a new thread. */
@@ -111,7 +123,7 @@ function askOnTerminal(io: CliIo): Decide {
     }
     const terminal = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const answer = await terminal.question(`Confirm ${event.mutation} ${JSON.stringify(event.input)}? [y/N] `);
+      const answer = await terminal.question(`${confirmationSentence(event.mutation, event.input, event.message)} [y/N] `);
       return /^y(es)?$/i.test(answer.trim());
     } catch (error) {
       io.stderr(`plumb: could not read the answer: ${(error as Error).message}\n`);

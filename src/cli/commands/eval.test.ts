@@ -123,6 +123,7 @@ describe('plumb eval', () => {
     [['--compare', 'router'], /^plumb: --compare takes two contenders separated by a comma/],
     [['--fixture', 'app', '--dataset', 'large-schema'], /^plumb: the dataset 'large-schema' runs over your app \(fixture: app\)/],
     [['--fixture', 'moon'], /^plumb: option '--fixture <name>' argument 'moon' is invalid/],
+    [['--demo', '--fixture', 'large'], /^plumb: give --demo or --fixture large, not both/],
     [['--judge', 'router'], /^plumb: --judge needs a model \(a profile or provider:model\), not 'router'/],
     [['--compare', 'gpt-4o,gpt-4o-mini'], /^plumb: the model 'gpt-4o' needs a provider: give --provider, or name it as provider:model/],
     [['--dataset', 'large-schema', '--trace-jsonl', '/nonexistent/dir/trace.jsonl'], /^plumb: cannot write the trace file '\/nonexistent\/dir\/trace\.jsonl': ENOENT/],
@@ -141,6 +142,16 @@ describe('plumb eval', () => {
     const text = err.join('');
     expect(text).toMatch(/^plumb: no case matches --tag absent in .*demo-default/);
     for (const name of ['league', 'brewery', 'observatory']) expect(text).not.toContain(name);
+  });
+
+  it('runs a dataset over the demo with --demo, as the other commands do', async () => {
+    const file = join(dir.path, 'over-app.yaml');
+    writeFileSync(file, `name: over-app\nnow: '2026-11-30T10:00:00Z'\nfixture: app\ncases:\n  - id: one-order\n    actor: alice\n    language: en\n    turns:\n      - text: show me order 4411\n        kind: read\n        expect: { outcome: run, calls: [{ tool: get_order }], facts: ['4411'] }\n`);
+    const refused = capture();
+    expect(await runCli(['eval', '--dataset', file], refused.io)).toBe(2);
+    const { io, out } = capture();
+    expect(await runCli(['eval', '--demo', '--dataset', file], io)).toBe(0);
+    expect(out.join('')).toContain('cases: 1 passed, 0 failed');
   });
 
   it('exits 2 for a dataset that does not match the shape, naming the path of each problem', async () => {

@@ -32,6 +32,7 @@ interface EvalOptions extends ProviderOptions {
   readonly config?: string;
   readonly dataset?: readonly string[];
   readonly fixture?: EvalFixture;
+  readonly demo?: boolean;
   readonly tier?: string;
   readonly tag?: readonly string[];
   readonly compare?: string;
@@ -54,6 +55,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--config <file>', 'configuration file: its provider, settings and app (default: the nearest plumb.config.*)')
     .option('--dataset <name|file>', 'a packaged dataset by name, or your own YAML file (repeatable; default: every packaged dataset over a built-in fixture)', collect)
     .addOption(new Option('--fixture <name>', "the data every dataset runs over: demo, large (150 managers), or app (the configured app); default: each dataset's").choices([...evalFixtures]))
+    .option('--demo', 'run the datasets over the demo, as the other commands\' --demo (the same as --fixture demo)')
     .option('--tier <n>', 'only the cases of this tier (1 is the core)')
     .option('--tag <tag>', 'only cases with this tag (repeatable: every tag given)', collect)
     .option('--compare <a,b>', 'run the datasets with two contenders and print the difference: router, scripted, a profile of providerProfiles, a provider, provider:model, or a model name')
@@ -103,7 +105,8 @@ async function prepare(options: EvalOptions): Promise<Setup> {
     // The packaged held-out apps' datasets (fixture app) need their own --config: run by name only.
     const datasets = options.dataset === undefined ? resolved.filter((dataset) => dataset.fixture !== 'app') : resolved;
     const names = datasets.map((dataset) => dataset.name);
-    const fixtureFor = fixtures(loaded, options.fixture, datasets);
+    if (options.demo === true && options.fixture !== undefined && options.fixture !== 'demo') throw new CliUsageError(`give --demo or --fixture ${options.fixture}, not both`);
+    const fixtureFor = fixtures(loaded, options.demo === true ? 'demo' : options.fixture, datasets);
     const profiles = new Set(Object.keys(loaded.config.providerProfiles));
     const specs = options.compare === undefined ? [defaultSpec(loaded)] : compareSpecs(options.compare, profiles);
     const contenders: EvalContender[] = [];

@@ -16,7 +16,8 @@ import {
   exampleLanguages,
 } from '../../server/index.js';
 import type { RateLimitStore, ThreadEvents } from '../../server/index.js';
-import { storeLocation } from '../../config/index.js';
+import { redactUrl, storeLocation } from '../../config/index.js';
+import { displayPath } from '../display-path.js';
 import { primaryShutdown, runPrimary } from './serve-workers.js';
 import type { WorkerMessage } from './serve-workers.js';
 import type { LoginDirectory } from '../../server/index.js';
@@ -135,6 +136,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
   io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
   io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
   io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql${signInHint(config)}\n`);
+  io.stdout(`  journal  ${journalShown(storeLocation(config, loaded.root))}\n`);
   const signIn = config.consoleSignIn && Object.keys(config.actors).length > 0 ? `  (sign in as ${Object.keys(config.actors).join(' or ')} at the console's top right to see more and make changes)\n` : '';
   io.stdout(`${tryThis(`${url}/console/`, opened.opened.examples, stack.reader !== undefined, stack.provider !== undefined)}${signIn}`);
   await signals.wait();
@@ -209,3 +211,9 @@ const processSignals: ShutdownSignals = {
       process.once('SIGTERM', stop);
     }),
 };
+
+/** Where the conversations are kept, as the banner says it (a URL without its password). */
+function journalShown(location: ReturnType<typeof storeLocation>): string {
+  if (location.kind === 'memory') return 'in memory (gone when the server stops)';
+  return location.kind === 'postgres' ? redactUrl(location.url) : displayPath(location.path);
+}
