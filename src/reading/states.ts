@@ -16,7 +16,7 @@ import type { Meaning, ReadTarget } from './meanings.js';
 /** State words per language: `true` open (the end is empty), `false` ended. */
 const STATES: Readonly<Record<Language, Readonly<Record<string, boolean>>>> = {
   en: {
-    open: true, 'still open': true, ongoing: true, 'still ongoing': true, 'in progress': true, unfinished: true, current: true, running: true,
+    open: true, ongoing: true, 'in progress': true, unfinished: true, current: true, running: true,
     closed: false, finished: false, ended: false, complete: false, completed: false,
   },
   'pt-BR': {
