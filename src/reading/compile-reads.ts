@@ -10,6 +10,7 @@ import { DATA_GRAMMAR } from './grammar.js';
 import type { Meaning, ReadTarget } from './meanings.js';
 import { sameMeaning } from './meanings.js';
 import { inflections } from './inflect.js';
+import { relationMeanings, stateMeanings } from './states.js';
 
 /** The discovery tools a schema question is answered with, where the catalogue holds them. */
 export interface SchemaTools {
@@ -88,6 +89,9 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
   }
   const grammar = DATA_GRAMMAR[language];
   addGrammar(grammar, add);
+  for (const [phrase, meaning] of stateMeanings(language)) add(phrase, meaning);
+  // A relation's name is a word of its own only where it is no other word ("tutor"; "ticket" stays the manager's).
+  for (const [phrase, meaning] of relationMeanings(targets)) if (!meanings.has(foldPhrase(phrase)) || meanings.get(foldPhrase(phrase))?.every((m) => m.kind === 'relation')) add(phrase, meaning);
   const typoTargets = new Map<string, string>();
   for (const [phrase, list] of meanings) {
     if (phrase.includes(' ') || phrase.length < 4 || !list.some((m) => m.kind === 'manager' || m.kind === 'field' || m.kind === 'value')) continue;

@@ -74,8 +74,23 @@ export function yearHead(phrase: string): string | null {
   return head !== phrase && head.length >= 3 ? head : null;
 }
 
+/** Units a field's name may end in (`distance_km`, `cost_eur`, `duration_minutes`): the field is also said without them. */
+const UNITS = new Set(['km', 'kms', 'mi', 'miles', 'm', 'cm', 'mm', 'kg', 'kgs', 'g', 't', 'lb', 'lbs', 'usd', 'eur', 'brl', 'gbp', 'cents', 'minutes', 'mins', 'min', 'hours', 'hrs', 'h', 'seconds', 'secs', 'days', 'pct', 'percent', 'm2', 'sqm']);
+/** State words a two-word field may be said with on either side ("free beds", "beds free"). */
+const EITHER_SIDE = new Set(['free', 'available', 'remaining', 'left', 'spare', 'empty', 'occupied', 'taken', 'booked', 'used']);
+
+/** Other ways a field's phrase is said: without its unit ("distance km" → "distance"), or a state word on the other side. */
+export function sayings(phrase: string): string[] {
+  const words = phrase.split(' ');
+  const last = words.at(-1) ?? '';
+  if (words.length >= 2 && UNITS.has(last)) return [words.slice(0, -1).join(' ')];
+  if (words.length === 2 && (EITHER_SIDE.has(words[0] as string) || EITHER_SIDE.has(last))) return [`${last} ${words[0] as string}`];
+  return [];
+}
+
 /**
- * The generated vocabulary: English manager and field words (a date field also by its verb), the
+ * The generated vocabulary: English manager and field words (a date field also by its verb, a field
+ * with a unit also without it), the
  * Portuguese ones a schema's English names have (`PT_WORDS`), and each value as itself in both languages.
  */
 export function generatedVocabulary(index: SchemaIndex, values: DataValues): VocabularyFile {
@@ -92,8 +107,9 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
     for (const field of indexed.entry.fields) {
       const words = identifierPhrase(field.name);
       const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? yearHead(words) : null;
-      fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head])])];
-      const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head))];
+      const other = sayings(words);
+      fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head]), ...other, ...other.map(plural)])];
+      const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head)), ...other.flatMap(portugueseWords)];
       if (ptField.length > 0) ptFields[`${name}.${field.name}`] = [...new Set(ptField)];
     }
   }

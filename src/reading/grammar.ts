@@ -5,6 +5,9 @@
  * value of the vocabulary, leaves the clause to the generic planner.
  */
 import type { Language } from '../router/index.js';
+import type { Scale } from './adjectives.js';
+import type { When } from './next-last.js';
+import { adjectiveSuperlatives } from './adjectives.js';
 
 export type Comparator = 'gt' | 'gte' | 'lt' | 'lte';
 export type Aggregate = 'sum' | 'average' | 'minimum' | 'maximum';
@@ -13,8 +16,11 @@ export type Direction = 'top' | 'bottom';
 /** A superlative's sense: its direction and the kind of field it ranks by. */
 export interface Superlative {
   readonly direction: Direction;
-  /** `price`: a price-like field; `size`: the subject's one decimal field; `recent`: its one creation date; `named`: the field word after it. */
-  readonly by: 'price' | 'size' | 'recent' | 'named';
+  /** `price`: a price-like field; `recent`: its one creation date; `named`: the field word after it; `scale`: an adjective of the table in adjectives.ts. */
+  readonly by: 'price' | 'recent' | 'named' | 'scale';
+  readonly scale?: Scale;
+  /** "last", "next": the latest date up to now, the earliest from now on. */
+  readonly when?: When;
 }
 
 export interface DataGrammar {
@@ -84,17 +90,18 @@ const EN: DataGrammar = {
     'most expensive': { direction: 'top', by: 'price' }, priciest: { direction: 'top', by: 'price' }, dearest: { direction: 'top', by: 'price' },
     cheapest: { direction: 'bottom', by: 'price' }, 'least expensive': { direction: 'bottom', by: 'price' }, 'lowest priced': { direction: 'bottom', by: 'price' }, 'lowest-priced': { direction: 'bottom', by: 'price' },
     'highest priced': { direction: 'top', by: 'price' }, 'highest-priced': { direction: 'top', by: 'price' },
-    largest: { direction: 'top', by: 'size' }, biggest: { direction: 'top', by: 'size' }, smallest: { direction: 'bottom', by: 'size' },
-    'most recent': { direction: 'top', by: 'recent' }, latest: { direction: 'top', by: 'recent' }, newest: { direction: 'top', by: 'recent' }, oldest: { direction: 'bottom', by: 'recent' }, earliest: { direction: 'bottom', by: 'recent' }, 'least recent': { direction: 'bottom', by: 'recent' },
+    'most recent': { direction: 'top', by: 'recent' }, 'least recent': { direction: 'bottom', by: 'recent' },
+    last: { direction: 'top', by: 'scale', scale: 'time', when: 'past' }, next: { direction: 'bottom', by: 'scale', scale: 'time', when: 'future' },
     // "opened most recently": by the date field said next to it.
     'most recently': { direction: 'top', by: 'named' }, 'least recently': { direction: 'bottom', by: 'named' },
     highest: { direction: 'top', by: 'named' }, lowest: { direction: 'bottom', by: 'named' }, most: { direction: 'top', by: 'named' }, least: { direction: 'bottom', by: 'named' },
     greatest: { direction: 'top', by: 'named' }, fewest: { direction: 'bottom', by: 'named' }, top: { direction: 'top', by: 'named' }, bottom: { direction: 'bottom', by: 'named' },
+    ...adjectiveSuperlatives('en'),
   },
   degree: { most: 'top', least: 'bottom' },
   exists: ['is there', 'are there', 'is there any', 'are there any', 'is any', 'are any', 'does any', 'do any', 'is there a', 'is there an', 'any', 'do we have any', 'does the', 'do the', 'is the', 'are the', 'is', 'are', 'does', 'do'],
   how: ['how', 'how much', 'when', 'what size'],
-  negations: ['not', "isn't", "aren't", "don't", "doesn't", 'isnt', 'arent', 'dont', 'doesnt', 'never', 'without'],
+  negations: ['not', "isn't", "aren't", "don't", "doesn't", 'isnt', 'arent', 'dont', 'doesnt', 'never', 'without', 'no'],
   referents: ['them', 'those', 'these', 'they', 'ones', 'of them', 'of those', 'of these', 'the ones', 'those ones', 'these ones', 'it'],
   replacing: ['and', 'what about', 'how about', 'and what about', 'and how about', 'same for', 'now'],
   narrowing: ['only', 'just', 'of them', 'of those', 'of these', 'among them', 'among those'],
@@ -137,16 +144,18 @@ const PT: DataGrammar = {
   superlatives: {
     'mais caro': { direction: 'top', by: 'price' }, 'mais cara': { direction: 'top', by: 'price' }, 'mais caros': { direction: 'top', by: 'price' }, 'mais caras': { direction: 'top', by: 'price' },
     'mais barato': { direction: 'bottom', by: 'price' }, 'mais barata': { direction: 'bottom', by: 'price' }, 'mais baratos': { direction: 'bottom', by: 'price' }, 'mais baratas': { direction: 'bottom', by: 'price' },
-    'mais recente': { direction: 'top', by: 'recent' }, 'mais recentes': { direction: 'top', by: 'recent' }, 'mais novo': { direction: 'top', by: 'recent' }, 'mais nova': { direction: 'top', by: 'recent' }, 'ultimo': { direction: 'top', by: 'recent' }, 'ultima': { direction: 'top', by: 'recent' },
+    'mais recente': { direction: 'top', by: 'recent' }, 'mais recentes': { direction: 'top', by: 'recent' }, 
+    ...Object.fromEntries(['ultimo', 'ultima', 'ultimos', 'ultimas'].map((w) => [w, { direction: 'top', by: 'scale', scale: 'time', when: 'past' } as const])),
+    ...Object.fromEntries(['proximo', 'proxima', 'proximos', 'proximas'].map((w) => [w, { direction: 'bottom', by: 'scale', scale: 'time', when: 'future' } as const])),
     'mais recentemente': { direction: 'top', by: 'named' },
-    'mais antigo': { direction: 'bottom', by: 'recent' }, 'mais antiga': { direction: 'bottom', by: 'recent' }, 'primeiro': { direction: 'bottom', by: 'recent' }, 'primeira': { direction: 'bottom', by: 'recent' },
-    maior: { direction: 'top', by: 'size' }, maiores: { direction: 'top', by: 'size' }, menor: { direction: 'bottom', by: 'size' }, menores: { direction: 'bottom', by: 'size' },
+    'primeiro': { direction: 'bottom', by: 'recent' }, 'primeira': { direction: 'bottom', by: 'recent' },
     'mais alto': { direction: 'top', by: 'named' }, 'mais alta': { direction: 'top', by: 'named' }, 'mais baixo': { direction: 'bottom', by: 'named' }, 'mais baixa': { direction: 'bottom', by: 'named' },
+    ...adjectiveSuperlatives('pt-BR'),
   },
   degree: { mais: 'top', menos: 'bottom' },
   exists: ['existe', 'existem', 'existe algum', 'existe alguma', 'existem alguns', 'existem algumas', 'ha', 'ha algum', 'ha alguma', 'tem algum', 'tem alguma', 'temos algum', 'temos alguma', 'algum', 'alguma', 'alguns', 'algumas'],
   how: ['quao', 'o quao', 'quanto', 'quanta', 'quando'],
-  negations: ['nao', 'sem', 'nunca'],
+  negations: ['nao', 'sem', 'nunca', 'nenhum', 'nenhuma'],
   referents: ['elas', 'eles', 'delas', 'deles', 'essas', 'esses', 'estas', 'estes', 'nelas', 'neles', 'dessas', 'desses', 'destas', 'destes', 'as mesmas', 'os mesmos'],
   replacing: ['e', 'e quanto a', 'e quanto ao', 'e quanto aos', 'e quanto as', 'e sobre', 'e os', 'e as', 'e o', 'e a', 'e do', 'e da', 'e dos', 'e das', 'agora'],
   narrowing: ['so', 'somente', 'apenas', 'so as', 'so os', 'apenas as', 'apenas os', 'somente as', 'somente os'],

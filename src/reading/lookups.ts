@@ -48,6 +48,11 @@ export function typedValue(lookup: ReadLookup, value: string): JsonValue | null 
 export const NUMERIC = new Set(['integer', 'decimal', 'float']);
 export const DATED = new Set(['date', 'datetime']);
 
+/** Whether `manager.field` is a number field of its own manager's read. */
+export function isNumberField(reads: { readonly targets: ReadonlyMap<string, ReadTarget> }, manager: string, field: string): boolean {
+  return reads.targets.get(manager)?.spec.lookups.some((l) => l.through.length === 0 && l.field === field && NUMERIC.has(l.type)) === true;
+}
+
 /** The subject's own fields of some types, by name (its lookups with no relation walked). */
 export function ownFields(target: ReadTarget, types: ReadonlySet<string>): ReadLookup[] {
   return target.spec.lookups.filter((l) => l.through.length === 0 && types.has(l.type) && !isIdentity(l.field));

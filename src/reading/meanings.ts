@@ -16,6 +16,12 @@ export type Meaning =
   | { readonly kind: 'exists' }
   | { readonly kind: 'how' }
   | { readonly kind: 'negation' }
+  /** A state word: `open` the end is empty ("still open"), else it is set ("closed"). */
+  | { readonly kind: 'state'; readonly open: boolean }
+  /** A verb of making ("made", "created"): before a date, the date the row was made. */
+  | { readonly kind: 'made' }
+  /** A relation of `manager` said by its name ("tutor"). */
+  | { readonly kind: 'relation'; readonly manager: string; readonly relation: string }
   | { readonly kind: 'referent' }
   | { readonly kind: 'replacing' }
   | { readonly kind: 'narrowing' }

@@ -1,7 +1,8 @@
 /**
  * A month named on its own ("orders placed in October", "tarefas que vencem em janeiro") as a period
- * of the host's calendar: the occurrence of that month nearest to now (two as near, and none), from
- * its 1st to the next month's 1st, written in the offset of now.
+ * of the host's calendar: the occurrence of that month nearest to now where it lies within three
+ * months of now ("in January" said in December is the coming one), else this year's ("trips in May"
+ * said in December are last May's); after a past participle ("ended in February") the last one begun; from its 1st to the next month's 1st, in the offset of now.
  */
 import type { DataGrammar } from './grammar.js';
 import type { MonthDate } from './spans.js';
@@ -37,8 +38,8 @@ export function findMonths(folded: string, grammar: DataGrammar, now: string | n
     if (month === undefined) continue;
     // "may" and "mar" are words too: a short name counts only after its lead ("in May") or before a year.
     if ((m[1] as string).length <= 3 && m[0] === m[1]) continue;
-    const year = m[2] === undefined ? nearestYear(Number(y), Number(mo) - 1, month) : Number(m[2]);
-    if (year === null) continue;
+    const past = PAST.test(folded.slice(0, m.index));
+    const year = m[2] !== undefined ? Number(m[2]) : past ? lastYear(Number(y), Number(mo) - 1, month) : nearestYear(Number(y), Number(mo) - 1, month);
     const first = `${year}-${pad(month + 1)}-01`;
     const next = month === 11 ? `${year + 1}-01-01` : `${year}-${pad(month + 2)}-01`;
     out.push({ start: m.index, end: m.index + m[0].length, from: `${first}T00:00:00${offset}`, to: `${next}T00:00:00${offset}`, fromDay: first, toDay: next });
@@ -82,12 +83,22 @@ function yearPattern(grammar: DataGrammar): RegExp {
 }
 
 /** The year whose `month` lies nearest the current month; null when last year's and next year's are as near. */
-function nearestYear(year: number, current: number, month: number): number | null {
+function nearestYear(year: number, current: number, month: number): number {
   const distance = (y: number): number => Math.abs((y - year) * 12 + (month - current));
-  const candidates = [year - 1, year, year + 1].sort((a, b) => distance(a) - distance(b));
-  const [best, second] = candidates as [number, number, number];
-  return distance(best) === distance(second) ? null : best;
+  const near = [year - 1, year + 1].find((y) => distance(y) <= NEAR_MONTHS && distance(y) < distance(year));
+  return near ?? year;
 }
+
+/** A past participle right before the month ("ended in February", "feitas em maio"): the month gone by. */
+const PAST = /(?:[a-z]ed|made|paid|sent|sold|[a-z](?:ad|id|eit)[oa]s?)\s+$/;
+
+/** The year of the last occurrence of `month` that has begun by now. */
+function lastYear(year: number, current: number, month: number): number {
+  return month <= current ? year : year - 1;
+}
+
+/** How far (in months) a month named without its year may be from now in another year. */
+const NEAR_MONTHS = 3;
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');

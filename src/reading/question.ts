@@ -5,6 +5,8 @@
  * total, a ranking, one attribute) and what ties it to the previous turn. Pure; null when a word is
  * left that nothing binds.
  */
+import type { Scale } from './adjectives.js';
+import type { When } from './next-last.js';
 import type { Aggregate, Comparator, Direction, Superlative } from './grammar.js';
 import type { Meaning, MeaningOf } from './meanings.js';
 import { meaningOf, meaningsOf } from './meanings.js';
@@ -16,13 +18,16 @@ export type FieldWord = readonly MeaningOf<'field'>[];
 export interface Bound {
   /** Null where no field is named: the subject's one money field. */
   readonly field: FieldWord | null;
-  readonly op: Comparator;
+  /** `eq`: a number said right next to a field word ("2 free beds", "grade 5"): that field's value. */
+  readonly op: Comparator | 'eq';
   readonly number: number;
 }
 
 export interface DateBound {
   readonly field: FieldWord | null;
   readonly bound: 'in' | 'after' | 'since' | 'before' | 'until';
+  /** Said with a verb of making ("made", "created") and no field word: the date the row was made. */
+  readonly made: boolean;
   readonly date: NonNullable<Span['date']>;
 }
 
@@ -32,11 +37,15 @@ export interface ValueWord {
   readonly text: string;
   /** The word is also glue ("feita": done, and made): where no value of it fits the subject, it is that glue. */
   readonly glue: boolean;
+  /** The word is also a state word ("open"): where no value of it fits the subject, it is that state. */
+  readonly state: boolean | null;
 }
 
 export interface Rank {
   readonly direction: Direction;
   readonly by: Superlative['by'];
+  readonly scale: Scale | null;
+  readonly when: When | null;
   /** The field word it ranks by, or an adjective matched to a field ("densest", "mais denso"). */
   readonly field: FieldWord | null;
   readonly adjective: string | null;
@@ -53,8 +62,12 @@ export interface Question {
   readonly fields: readonly FieldWord[];
   /** Each field word as typed, in the order of `fields` ("returned": a state, "returned on": a date). */
   readonly fieldTexts: readonly string[];
-  /** Field words after a negation: rows where the field is empty ("loans not returned", "sem data"). */
+  /** Field words after a negation: rows where the field is empty ("loans not returned", "sem data"), or zero ("no free beds"). */
   readonly absent: readonly FieldWord[];
+  /** Relations after a negation, by their name or their manager's ("without a tutor", "sem professor"). */
+  readonly absentTo: readonly (readonly Meaning[])[];
+  /** State words: `true` open ("still open"), `false` ended ("closed"). */
+  readonly states: readonly boolean[];
   /** Rows named by their number after the manager's noun ("loan 2", "tickets 1001 and 1002"). */
   readonly ids: { readonly manager: MeaningOf<'manager'>; readonly text: string; readonly numbers: readonly number[] } | null;
   /** The count word is right before a field word ("how many copies"): a quantity, not a number of rows. */
@@ -87,7 +100,11 @@ const NUMBER_OF = /^(?:number of|numero de|quantidade de)$/;
 
 const POSSESSIVE = /(?<![a-z0-9])(?:their|its|seus|suas|seu|sua)\s+$/;
 
-export function bindQuestion(spans: readonly Span[], folded: string): Question | null {
+/**
+ * `numeric` says whether a field word names a number field: only a number next to one is that
+ * field's value ("2 free beds"; "loan 2 returned" is loan 2).
+ */
+export function bindQuestion(spans: readonly Span[], folded: string, numeric: (field: MeaningOf<'field'>) => boolean = () => false): Question | null {
   const items: Item[] = [];
   // Openers count only as the clause's very first words ("is there …", "and the aluminum ones?").
   const start = folded.search(/[a-z0-9]/);
@@ -111,6 +128,8 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     fields: [] as FieldWord[],
     fieldTexts: [] as string[],
     absent: [] as FieldWord[],
+    absentTo: [] as (readonly Meaning[])[],
+    states: [] as boolean[],
     ids: null as Question['ids'],
     countsField: false,
     possessive: false,
@@ -130,6 +149,10 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     if (item === undefined || item.used) return null;
     const fields = meaningsOf(item.span.meanings, 'field');
     return fields.length > 0 ? fields : null;
+  };
+  const numericOf = (item: Item | undefined): FieldWord | null => {
+    const field = fieldOf(item);
+    return field !== null && field.some(numeric) ? field : null;
   };
   const numberOf = (item: Item | undefined): number | null => (item === undefined || item.used ? null : item.span.number);
   const has = (item: Item | undefined, kind: Meaning['kind']): boolean => item !== undefined && !item.used && item.span.meanings.some((m) => m.kind === kind);
@@ -152,10 +175,12 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     if (bound === null) return null;
     const fieldItem = at(i - (boundItem === undefined ? 1 : 2));
     const field = fieldOf(fieldItem);
+    // "bookings made in January": with no field word, a verb of making names the date the row was made.
+    const made = field === null && has(fieldItem, 'made');
     item.used = true;
     if (boundItem !== undefined) boundItem.used = true;
-    if (field !== null && fieldItem !== undefined) fieldItem.used = true;
-    q.dates.push({ field, bound, date: item.span.date });
+    if ((field !== null || made) && fieldItem !== undefined) fieldItem.used = true;
+    q.dates.push({ field, bound, date: item.span.date, made });
   }
 
   // Rows by number: a manager's noun and the numbers right after it ("loan 2", "tickets 1001 or 1002").
@@ -164,6 +189,8 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     if (item.used || manager === undefined || q.ids !== null) continue;
     const numbers: number[] = [];
     let j = i + 1;
+    // Right after the noun, and not before a field word ("rooms with 2 free beds": the beds', not room 2).
+    if (!adjacent(folded, item, at(j)) || (numericOf(at(j + 1)) !== null && adjacent(folded, at(j) as Item, at(j + 1)))) continue;
     while (isRowNumber(at(j))) {
       numbers.push((at(j) as Item).span.number as number);
       (at(j) as Item).used = true;
@@ -257,7 +284,7 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
       candidate.used = true;
       break;
     }
-    q.rank = { direction: sense.direction, by: sense.by, field, adjective, rows, text: item.span.text };
+    q.rank = { direction: sense.direction, by: sense.by, scale: sense.scale ?? null, when: sense.when ?? null, field, adjective, rows, text: item.span.text };
   }
 
   // Totals and averages: the aggregate word and its field, after it ("average price", "soma dos preços")
@@ -278,6 +305,18 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     item.used = true;
     if (field !== null) (at(after !== null ? next : i - 1) as Item).used = true;
     q.aggregate = { op: (meaningOf(item.span.meanings, 'aggregate') as MeaningOf<'aggregate'>).op, field, text: item.span.text };
+  }
+
+  // "2 free beds", "grade 5", "série 5": a number right next to a field word is that field's value.
+  for (const [i, item] of items.entries()) {
+    if (item.used || item.span.number === null) continue;
+    const after = numericOf(at(i + 1)) !== null && adjacent(folded, item, at(i + 1)) ? i + 1 : null;
+    const side = after ?? (numericOf(at(i - 1)) !== null && adjacent(folded, at(i - 1) as Item, item) ? i - 1 : null);
+    if (side === null) continue;
+    const field = numericOf(at(side));
+    item.used = true;
+    (at(side) as Item).used = true;
+    q.bounds.push({ field, op: 'eq', number: item.span.number });
   }
 
   // "how dense is titanium?", "how much stock", "when is it due?", "quanto tem em estoque".
@@ -301,12 +340,22 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
       continue;
     }
     const manager = meaningOf(span.meanings, 'manager');
+    if (negated && (kinds.has('relation') || (manager !== undefined && q.managers.length > 0))) {
+      q.absentTo.push(span.meanings);
+      negated = false;
+      continue;
+    }
+    const state = meaningOf(span.meanings, 'state');
+    if (state !== undefined && !kinds.has('value') && !kinds.has('field') && manager === undefined) {
+      q.states.push(state.open);
+      continue;
+    }
     if (manager !== undefined) {
       q.managers.push({ meaning: manager, first: q.managers.length === 0 });
       continue;
     }
     if (kinds.has('value')) {
-      q.values.push({ meanings: valueOfField.get(item) ?? meaningsOf(span.meanings, 'value'), negated, text: span.text, glue: [...kinds].some((k) => GLUE.has(k) || k === 'madeOf') });
+      q.values.push({ meanings: valueOfField.get(item) ?? meaningsOf(span.meanings, 'value'), negated, text: span.text, glue: [...kinds].some((k) => GLUE.has(k) || k === 'madeOf'), state: meaningOf(span.meanings, 'state')?.open ?? null });
       negated = false;
       continue;
     }
@@ -358,6 +407,11 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
 function isRowNumber(item: Item | undefined): boolean {
   const n = item?.span.number ?? null;
   return item !== undefined && !item.used && n !== null && Number.isInteger(n) && n >= 0 && /^#?\d+$/.test(item.span.text.trim());
+}
+
+/** Whether `b` is the word right after `a` in the clause. */
+function adjacent(folded: string, a: Item, b: Item | undefined): boolean {
+  return b !== undefined && b.span.start === nextWordAt(folded, a.span.end);
 }
 
 /** Where the next word starts after `at`. */

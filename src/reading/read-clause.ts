@@ -8,6 +8,8 @@
 import type { JsonValue } from '../core/index.js';
 import type { DataClause, DataReading, DataStep } from '../router/index.js';
 import { foldPhrase } from '../router/index.js';
+import { chooseStep } from './choose-field.js';
+import { boundedByNow } from './next-last.js';
 import type { CompiledReads } from './compile-reads.js';
 import type { FollowUp } from './follow-up.js';
 import { followUpOf, previousRead } from './follow-up.js';
@@ -18,6 +20,7 @@ import type { Form, Resolved } from './resolve.js';
 import { resolveOn, subjectOf, validArguments } from './resolve.js';
 import type { SchemaQuestions } from './schema-questions.js';
 import { findSpans } from './spans.js';
+import { isNumberField } from './lookups.js';
 
 export function readClause(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): DataReading | null {
   const asked = schema?.read(clause.folded) ?? null;
@@ -25,7 +28,7 @@ export function readClause(reads: CompiledReads, schema: SchemaQuestions | null,
   const periods = [...findMonths(clause.folded, reads.grammar, clause.now), ...findYears(clause.folded, reads.grammar, clause.now)];
   const found = findSpans(reads, clause.typed, clause.folded, clause.dates, periods);
   if (found === null) return null;
-  const q = bindQuestion(found.spans, clause.folded);
+  const q = bindQuestion(found.spans, clause.folded, (field) => isNumberField(reads, field.manager, field.field));
   if (q === null || hostReads(reads, q)) return null;
   const readAs = Object.keys(found.readAs).length > 0 ? { readAs: canonical(reads, found.readAs) } : {};
   const followUp = q.referent || q.replacing || q.narrowing;
@@ -43,8 +46,10 @@ export function readClause(reads: CompiledReads, schema: SchemaQuestions | null,
   }
   const target = subjectOf(q, reads);
   if (target === null) return null;
-  const resolved = resolveOn(q, reads, target);
+  const read = resolveOn(q, reads, target);
+  const resolved = read === null || q.rank?.when == null || read.form?.kind !== 'rank' ? read : boundedByNow(read, q.rank.when, clause.now);
   if (resolved === null || lonelySingular(q, resolved)) return null;
+  if (resolved.form?.kind === 'choose') return { steps: [chooseStep(reads, target, resolved.form.fields, resolved.form.text)] };
   const steps = stepsOf(resolved, 'D1 read', false);
   return steps === null ? null : { steps, ...readAs };
 }
@@ -88,6 +93,7 @@ function computeOf(form: Form | null): DataStep | null {
   switch (form.kind) {
     case 'list':
     case 'attribute':
+    case 'choose':
       return null;
     case 'count':
       return { kind: 'compute', text: form.text, decidedBy: 'C1 count', compute: { operation: 'count', field: null } };

@@ -8,6 +8,9 @@
 import type { JsonValue } from '../core/index.js';
 import type { ReadLookup } from '../router/index.js';
 import { checkArguments, fold } from '../router/index.js';
+import type { ScaleField } from './adjectives.js';
+import { directionOn, isOwnEvent, scaleField } from './adjectives.js';
+import { absentFilter, absentRelation, madeOnField, stateFilter } from './states.js';
 import type { CompiledReads } from './compile-reads.js';
 import type { Aggregate, Direction } from './grammar.js';
 import { DATED, NUMERIC, isIdentity, lookupFor, nearestOf, ownFields, pathManagers, typedValue } from './lookups.js';
@@ -20,6 +23,8 @@ export type Form =
   | { readonly kind: 'exists'; readonly text: string }
   | { readonly kind: 'aggregate'; readonly op: Aggregate; readonly field: string; readonly text: string }
   | { readonly kind: 'rank'; readonly direction: Direction; readonly field: string; readonly rows: number; readonly text: string }
+  /** A ranking two fields could carry as well ("the oldest trailer": built year or purchased on): asked, never picked. */
+  | { readonly kind: 'choose'; readonly fields: readonly string[]; readonly text: string }
   | { readonly kind: 'attribute'; readonly fields: readonly JsonValue[]; readonly asked: readonly string[] };
 
 /** What the question's own words ask of one subject. */
@@ -73,6 +78,7 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
   const filters: Record<string, JsonValue> = {};
   const exclude: Record<string, JsonValue> = {};
   const values: { lookup: ReadLookup; value: string; negated: boolean }[] = [];
+  const states = [...q.states];
   for (const word of q.values) {
     // A status-like value (enum, boolean: "open", "active") describes the noun it goes with: through a
     // relation it is read only when its own manager is named ("parts of active projects").
@@ -80,6 +86,10 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
       .flatMap((m) => lookupFor(target, m.manager, m.field).map((lookup) => ({ lookup, value: m.value })))
       .filter((r) => r.lookup.through.length === 0 || r.lookup.type === 'string' || r.lookup.type === 'text' || named.has(r.lookup.manager));
     if (resolved.length === 0 && word.glue) continue;
+    if (resolved.length === 0 && word.state !== null && !word.negated) {
+      states.push(word.state);
+      continue;
+    }
     const nearest = Math.min(...resolved.map((r) => r.lookup.through.length));
     const best = resolved.filter((r) => r.lookup.through.length === nearest);
     if (best.length !== 1) return null;
@@ -89,12 +99,12 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
   for (const bound of q.bounds) {
     const lookup = bound.field === null ? moneyLookup(target) : fieldLookup(target, bound.field, NUMERIC);
     if (lookup === null || (lookup.type === 'integer' && !Number.isInteger(bound.number))) return null;
-    bounds.push({ key: `${lookup.key}__${bound.op}`, number: bound.number });
+    bounds.push({ key: bound.op === 'eq' ? lookup.key : `${lookup.key}__${bound.op}`, number: bound.number });
   }
-  const dated = dateFilters(target, q.dates);
+  const dated = dateFilters(reads, target, q.dates);
   if (dated === null) return null;
-  const states = stateFilters(q, target);
-  if (states === null) return null;
+  const stated = stateFilters(q, reads, target, states);
+  if (stated === null) return null;
   const ids = idFilter(q, target);
   if (ids === null) return null;
   // Every manager named after the subject must lie on the path of a filter it reads.
@@ -126,13 +136,13 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
     else return null;
   }
   if (q.or && ![...byKey.values()].some((e) => e.values.length > 1)) return null;
-  for (const { key, number } of [...bounds, ...dated, ...states.filters, ...ids]) {
+  for (const { key, number } of [...bounds, ...dated, ...stated.filters, ...ids]) {
     if (key in filters) return null;
     filters[key] = number;
   }
 
   const identified = ids.length > 0 || values.some((v) => !v.negated && v.lookup.through.length === 0 && (v.lookup.type === 'string' || v.lookup.type === 'text'));
-  const form = formOf({ ...q, fields: states.fields }, reads, target, identified);
+  const form = formOf({ ...q, fields: stated.fields }, reads, target, identified);
   if (form === undefined) return null;
   return { target, filters, exclude, form };
 }
@@ -167,8 +177,9 @@ function formOf(q: Question, reads: CompiledReads, target: ReadTarget, identifie
     return { kind: 'aggregate', op: q.aggregate.op, field: lookup.field, text: q.aggregate.text };
   }
   if (q.rank !== null) {
-    const field = rankField(q.rank, q.rank.field ?? (q.fields.length === 1 ? (q.fields[0] as FieldWord) : null), reads, target);
-    return field === null ? undefined : { kind: 'rank', direction: q.rank.direction, field, rows: q.rank.rows, text: q.rank.text };
+    const by = rankField(q.rank, q.rank.field ?? (q.fields.length === 1 ? (q.fields[0] as FieldWord) : null), reads, target);
+    if (by === null) return undefined;
+    return 'candidates' in by ? { kind: 'choose', fields: by.candidates, text: q.rank.text } : { kind: 'rank', direction: by.direction, field: by.field, rows: q.rank.rows, text: q.rank.text };
   }
   return null;
 }
@@ -215,34 +226,35 @@ function madeOfRelation(reads: CompiledReads, target: ReadTarget): { name: strin
   return title === undefined ? null : { name, title };
 }
 
-/** The field a ranking is by: the field word, an adjective's field, a price, a size or a date of creation. */
-function rankField(rank: Rank, word: FieldWord | null, reads: CompiledReads, target: ReadTarget): string | null {
+/** The field a ranking is by, and its direction on it: the field word, an adjective's field, a price, a scale or a date of creation. */
+function rankField(rank: Rank, word: FieldWord | null, reads: CompiledReads, target: ReadTarget): ScaleField {
+  const on = (field: string | null): ScaleField => (field === null ? null : { field, direction: rank.direction });
   if (word !== null) {
     const lookup = fieldLookup(target, word, new Set([...NUMERIC, ...DATED]));
-    return lookup === null || lookup.through.length > 0 ? null : lookup.field;
+    if (lookup === null || lookup.through.length > 0) return null;
+    return { field: lookup.field, direction: rank.scale === null ? rank.direction : directionOn(rank.scale, rank.direction, reads, target, lookup) };
   }
-  if (rank.adjective !== null) return adjectiveField(rank.adjective, reads, target, new Set([...NUMERIC, ...DATED]));
+  if (rank.adjective !== null) return on(adjectiveField(rank.adjective, reads, target, new Set([...NUMERIC, ...DATED])));
   const numeric = ownFields(target, NUMERIC);
   switch (rank.by) {
     case 'price': {
       const priced = numeric.filter((l) => (reads.fieldWords.get(`${target.spec.manager}.${l.field}`) ?? []).some((w) => w.split(' ').some((part) => PRICE_WORDS.has(part))));
-      if (priced.length === 1) return (priced[0] as ReadLookup).field;
-      return priced.length === 0 ? onlyDecimal(target) : null;
+      if (priced.length === 1) return on((priced[0] as ReadLookup).field);
+      return priced.length === 0 ? on(moneyLookup(target)?.field ?? null) : null;
     }
-    case 'size':
-      return onlyDecimal(target);
+    case 'scale':
+      return rank.scale === null ? null : scaleField(rank.scale, rank.direction, reads, target);
     case 'recent': {
-      const dated = ownFields(target, DATED).filter((l) => CREATION.test(l.field) && !NOT_CREATION.test(l.field));
-      return dated.length === 1 ? (dated[0] as ReadLookup).field : null;
+      // Its one date of creation; with none, its one date that is no deadline or end ("the most recent repairs").
+      const dates = ownFields(target, DATED).filter((l) => !NOT_CREATION.test(l.field));
+      const created = dates.filter((l) => CREATION.test(l.field));
+      const own = dates.filter((l) => isOwnEvent(l.field, target));
+      const dated = created.length > 0 ? created : own.length > 0 ? own : dates;
+      return dated.length === 1 ? on((dated[0] as ReadLookup).field) : null;
     }
     case 'named':
       return null;
   }
-}
-
-/** The subject's one decimal field (money, measures): what "largest" and "maior" rank by where no field is named. */
-function onlyDecimal(target: ReadTarget): string | null {
-  return moneyLookup(target)?.field ?? null;
 }
 
 /** The subject's one own decimal field, or null (none, or several: which would be a guess). */
@@ -280,12 +292,23 @@ const PARTICIPLE = /(?:[a-z]ed|paid|sent|sold|[a-z](?:ad|id)[oa]s?)$/;
  * returned": `returnedOn__isnull: true`), or a date field said by its verb alone with no question about
  * it ("which loans are returned?": `returnedOn__isnull: false`). The other field words stay what they were.
  */
-function stateFilters(q: Question, target: ReadTarget): { filters: { key: string; number: JsonValue }[]; fields: FieldWord[] } | null {
+function stateFilters(q: Question, reads: CompiledReads, target: ReadTarget, states: readonly boolean[]): { filters: { key: string; number: JsonValue }[]; fields: FieldWord[] } | null {
   const filters: { key: string; number: JsonValue }[] = [];
   for (const word of q.absent) {
     const lookup = fieldLookup(target, word, null);
-    if (lookup === null || lookup.nullable !== true) return null;
-    filters.push({ key: `${lookup.key}__isnull`, number: true });
+    const filter = lookup === null ? null : absentFilter(lookup);
+    if (filter === null) return null;
+    filters.push(filter);
+  }
+  for (const word of q.absentTo) {
+    const filter = absentRelation(word, target);
+    if (filter === null) return null;
+    filters.push(filter);
+  }
+  for (const open of states) {
+    const filter = stateFilter(open, reads, target);
+    if (filter === null) return null;
+    filters.push(filter);
   }
   const fields: FieldWord[] = [];
   q.fields.forEach((word, i) => {
@@ -311,7 +334,7 @@ function idFilter(q: Question, target: ReadTarget): { key: string; number: JsonV
 }
 
 /** A date phrase as bounds on a date field: within the period, after, since, before or until it. */
-function dateFilters(target: ReadTarget, dates: readonly DateBound[]): { key: string; number: JsonValue }[] | null {
+function dateFilters(reads: CompiledReads, target: ReadTarget, dates: readonly DateBound[]): { key: string; number: JsonValue }[] | null {
   const out: { key: string; number: JsonValue }[] = [];
   for (const d of dates) {
     let lookup: ReadLookup | null;
@@ -321,6 +344,7 @@ function dateFilters(target: ReadTarget, dates: readonly DateBound[]): { key: st
       continue;
     }
     if (d.field !== null) lookup = fieldLookup(target, d.field, DATED);
+    else if (d.made) lookup = madeOnField(reads, target);
     else {
       const dated = ownFields(target, DATED);
       lookup = dated.length === 1 ? (dated[0] as ReadLookup) : null;

@@ -99,7 +99,8 @@ function cut(reads: CompiledReads, typed: string, folded: string, dates: readonl
   const spans: Span[] = [];
   const free = (start: number, end: number): boolean => spans.every((s) => end <= s.start || start >= s.end);
   for (const d of dates) {
-    if (!free(d.start, d.end)) continue;
+    // "night trips" where a shift is day or night: a date phrase that is a value of the data is the value.
+    if (!free(d.start, d.end) || reads.meanings.get(folded.slice(d.start, d.end).trim())?.some((m) => m.kind === 'value') === true) continue;
     spans.push({ start: d.start, end: d.end, text: typed.slice(d.start, d.end), meanings: [], number: null, date: { from: d.from, to: d.to, fromDay: d.fromDay, toDay: d.toDay }, adjective: null });
   }
   for (const m of monthDates) {

@@ -75,7 +75,9 @@ export type DataStep =
   /** Over every tool step of the reading before it. */
   | { readonly kind: 'compute'; readonly text: string; readonly decidedBy: string; readonly compute: ComputeSpec }
   /** About the app's data, but not readable: the clause stays unread rather than go to a host tool. */
-  | { readonly kind: 'unread'; readonly decidedBy: string };
+  | { readonly kind: 'unread'; readonly decidedBy: string }
+  /** Read two ways as well (two fields a ranking could be by): the clause asks which, naming them. */
+  | { readonly kind: 'ask'; readonly decidedBy: string; readonly question: string; readonly candidates: readonly string[] };
 
 export interface DataReading {
   readonly steps: readonly DataStep[];

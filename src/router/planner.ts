@@ -324,6 +324,8 @@ function pushDataReading(core: RouterCore, drafts: Draft[], reading: DataReading
       });
     } else if (step.kind === 'unread') {
       drafts.push(unreadDraft(text, step.decidedBy));
+    } else if (step.kind === 'ask') {
+      drafts.push({ ...blankDraft('ask', text, step.decidedBy), candidates: [...step.candidates], question: step.question });
     } else if (!core.rulebook.compute) {
       drafts.push(blankDraft('decline', step.text, `compute off: ${step.text} is a calculation, and this host runs none`));
     } else {
