@@ -9,3 +9,4 @@ export { coreErrorCodes } from './errors.js';
 export type { CoreErrorCode } from './errors.js';
 export { migrationState, migrateToLatest, sqliteMigrationKysely } from './migrations.js';
 export type { MigrationState, MigrationTarget, Migrations } from './migrations.js';
+export { DISPLAY_FIELDS, displayFieldOf } from './display-fields.js';
