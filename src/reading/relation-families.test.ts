@@ -56,18 +56,18 @@ async function answer(app: App, turn: string, language: Language = 'en'): Promis
   return renderAnswer({ plan: p, steps: outcomes, language, label: (tool, lang, count) => app.reader.label(tool, lang, count) });
 }
 
-describe('relation verbs, place words and demonyms', () => {
-  let school: App;
-  let fleet: App;
-  beforeAll(async () => {
-    school = await openApp(schoolHost());
-    fleet = await openApp(fleetHost());
-  });
-  afterAll(async () => {
-    await school.opened.close();
-    await fleet.opened.close();
-  });
+let school: App;
+let fleet: App;
+beforeAll(async () => {
+  school = await openApp(schoolHost());
+  fleet = await openApp(fleetHost());
+});
+afterAll(async () => {
+  await school.opened.close();
+  await fleet.opened.close();
+});
 
+describe('relation verbs, place words and demonyms', () => {
   it('reads a verb only along its relation: another path to the same value is no reading', () => {
     // Student reaches Course.title through Enrollment, not through Course.teacher: "teach" is not walked.
     expect(plan(school, 'which students teach Algebra II?').outcome).toBe('unread');
@@ -147,17 +147,6 @@ describe('values as nouns', () => {
 });
 
 describe('attribute questions and yes/no', () => {
-  let school: App;
-  let fleet: App;
-  beforeAll(async () => {
-    school = await openApp(schoolHost());
-    fleet = await openApp(fleetHost());
-  });
-  afterAll(async () => {
-    await school.opened.close();
-    await fleet.opened.close();
-  });
-
   it('names the row by its display field, never by its number', async () => {
     expect(await answer(school, 'which country is Daniel Lee from?')).toMatch(/Daniel Lee/);
     expect(await answer(school, 'which country is Daniel Lee from?')).not.toMatch(/of 2\b/);
