@@ -4,6 +4,7 @@
  * fields' words in the answer's language; every value carries the row and field it came from.
  */
 import type { JsonValue } from '../core/index.js';
+import { displayFieldOf } from '../core/index.js';
 import type { Context } from './context.js';
 import { fieldLabel, isRecord } from './labels.js';
 import { capitalize, thingOf } from './nouns.js';
@@ -16,15 +17,13 @@ export const MAX_LIST_ROWS = 5;
 /** Rows written at most; the rest are counted ("… and N more"). */
 export const MAX_ROWS = 20;
 
-const TITLES = ['name', 'title', 'label'];
-
 /** The field a row is called by, and the field that identifies it. */
 export function namesOf(tool: string, rows: readonly JsonValue[]): { title: string | null; identity: string | null } {
   const records = rows.filter(isRecord);
   const has = (key: string): boolean => records.length > 0 && records.some((r) => r[key] !== undefined);
   const thing = thingOf(tool).replace(/ /g, '_');
   const identity = ['id', `${thing}_id`, `${thing}Id`, `${thing}_number`].find(has) ?? null;
-  const title = TITLES.find((key) => records.length > 0 && records.every((r) => typeof r[key] === 'string')) ?? null;
+  const title = displayFieldOf((key) => records.length > 0 && records.every((r) => typeof r[key] === 'string'));
   return { title, identity };
 }
 

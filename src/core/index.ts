@@ -10,3 +10,4 @@ export type { CoreErrorCode } from './errors.js';
 export { migrationState, migrateToLatest, sqliteMigrationKysely } from './migrations.js';
 export type { MigrationState, MigrationTarget, Migrations } from './migrations.js';
 export { sqliteDriver } from './sqlite-driver.js';
+export { DISPLAY_FIELDS, displayFieldOf } from './display-fields.js';

@@ -11,6 +11,8 @@ import type { Meaning, ReadTarget } from './meanings.js';
 import { sameMeaning } from './meanings.js';
 import { inflections } from './inflect.js';
 import { relationMeanings, stateMeanings } from './states.js';
+import { derivedWords } from './derived-words.js';
+import type { DerivedWord } from './relation-verbs.js';
 
 /** The discovery tools a schema question is answered with, where the catalogue holds them. */
 export interface SchemaTools {
@@ -35,6 +37,8 @@ export interface CompiledReads {
   readonly managerWords: ReadonlyMap<string, readonly string[]>;
   /** `Manager.field` → its words (folded), for adjectives ("densest" → density) and price-like fields. */
   readonly fieldWords: ReadonlyMap<string, readonly string[]>;
+  /** Folded phrase → the words derived from the schema it stands for, with where each came from. */
+  readonly derived: ReadonlyMap<string, readonly DerivedWord[]>;
   /** The cue words of the host's read tools' parameters (folded): "order 4411" is theirs to read, not a row by number. */
   readonly hostNouns: ReadonlySet<string>;
 }
@@ -87,6 +91,17 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
       }
     }
   }
+  // Derived words never displace a data word ("books" stays the manager where a Booking says "book").
+  const derived = new Map<string, DerivedWord[]>();
+  const taken = new Set(meanings.keys());
+  for (const word of derivedWords(targets, data.values, language)) {
+    const folded = foldPhrase(word.phrase);
+    // A verb may share a date field's word of its own manager ("enrolled": Enrollment.enrolledOn); the question tells them apart.
+    const verbOfOwnDate = word.meaning.kind === 'verb' && (meanings.get(folded) ?? []).every((m) => m.kind === 'field' && m.manager === (word.meaning as { via: string }).via);
+    if (taken.has(folded) && !verbOfOwnDate) continue;
+    add(folded, word.meaning);
+    derived.set(folded, [...(derived.get(folded) ?? []), word]);
+  }
   const grammar = DATA_GRAMMAR[language];
   addGrammar(grammar, add);
   for (const [phrase, meaning] of stateMeanings(language)) add(phrase, meaning);
@@ -116,6 +131,7 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
     managerWords,
     fieldWords,
     hostNouns: hostNounsOf(catalogue, words),
+    derived,
   };
 }
 

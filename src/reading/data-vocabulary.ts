@@ -5,6 +5,7 @@
 import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
 import type { VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
+import { unitHead } from './field-units.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
 export type DataValues = ReadonlyMap<string, readonly string[]>;
@@ -106,7 +107,8 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
     if (pt.length > 0) ptManagers[name] = [...pt];
     for (const field of indexed.entry.fields) {
       const words = identifierPhrase(field.name);
-      const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? yearHead(words) : null;
+      const numeric = field.type === 'integer' || field.type === 'decimal' || field.type === 'float';
+      const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? (yearHead(words) ?? unitHead(words)) : numeric ? unitHead(words) : null;
       const other = sayings(words);
       fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head]), ...other, ...other.map(plural)])];
       const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head)), ...other.flatMap(portugueseWords)];

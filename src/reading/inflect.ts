@@ -14,6 +14,9 @@ function pluralsOf(word: string, language: Language): string[] {
     if (/[aeiou]$/.test(word)) return [`${word}s`];
     if (/[rz]$/.test(word)) return [`${word}es`];
     if (/l$/.test(word)) return [`${word.slice(0, -1)}is`];
+    // "vans", "hifens"; "itens" from "item".
+    if (/n$/.test(word)) return [`${word}s`];
+    if (/m$/.test(word)) return [`${word.slice(0, -1)}ns`];
     return [];
   }
   if (/[^aeiou]y$/.test(word)) return [`${word.slice(0, -1)}ies`];

@@ -5,7 +5,14 @@ import type { Aggregate, Comparator, Direction, Superlative } from './grammar.js
 export type Meaning =
   | { readonly kind: 'manager'; readonly manager: string; readonly plural: boolean }
   | { readonly kind: 'field'; readonly manager: string; readonly field: string }
-  | { readonly kind: 'value'; readonly manager: string; readonly field: string; readonly value: string }
+  /** `demonym`: said by the country's adjective ("Kenyan" for Kenya), see demonyms.ts. */
+  | { readonly kind: 'value'; readonly manager: string; readonly field: string; readonly value: string; readonly demonym?: true }
+  /** A relation's verb (relation-verbs.ts): the managers it joins, the one holding the relation, and its agent. */
+  | { readonly kind: 'verb'; readonly via: string; readonly sides: readonly string[]; readonly agent: string | null }
+  /** A text field's verb ("wrote" for Book.author): asks the field, or confirms a value of it. */
+  | { readonly kind: 'agentField'; readonly manager: string; readonly field: string }
+  /** "live in", "moram em": goes with a place field's value or question (place-words.ts). */
+  | { readonly kind: 'place' }
   | { readonly kind: 'comparator'; readonly op: Comparator }
   | { readonly kind: 'dateBound'; readonly bound: 'after' | 'since' | 'before' | 'until' }
   | { readonly kind: 'between' }

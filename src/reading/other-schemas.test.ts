@@ -135,8 +135,14 @@ describe('the library of docs/your-app.md', () => {
     expect(unread.guidance?.render).toBe('I could not read that. I can answer questions about books, loans and members; ask, for example: "show me all books".');
   });
 
+  it('reads the verb of an agent-noun field: the field asked of a row, or its value', () => {
+    expect(read(library, 'who wrote Dom Casmurro?')[0]?.arguments).toEqual({ fields: ['id', 'title', 'author'], filters: { title: 'Dom Casmurro' } });
+    expect(filters(library, 'livros escritos por Machado de Assis', 'pt-BR')).toEqual({ author: 'Machado de Assis' });
+    expect(filters(library, 'which books did Kazuo Ishiguro write?')).toEqual({ author: 'Kazuo Ishiguro' });
+  });
+
   it('leaves unread what its words do not say', () => {
-    for (const turn of ['who wrote Dom Casmurro?', 'books by Kazuo', 'is Never Let Me Go out?', 'compare copies of Middlemarch and Dom Casmurro']) expect(plan(library, turn).outcome, turn).toBe('unread');
+    for (const turn of ['who wrote Machado de Assis?', 'books by Kazuo', 'is Never Let Me Go out?', 'compare copies of Middlemarch and Dom Casmurro']) expect(plan(library, turn).outcome, turn).toBe('unread');
   });
 });
 

@@ -1,3 +1,5 @@
+import { PT_MORE_WORDS } from './pt-words-more.js';
+
 /**
  * Brazilian Portuguese words for the English words schemas are written in (`unitPrice`, `dueDate`,
  * `Customer`), so that an app with no Portuguese vocabulary file is still read, and answered, in
@@ -51,9 +53,9 @@ export const PT_VALUES: Readonly<Record<string, string>> = {
  * an identity (`order id`) as the id of its thing ("id de pedido"); else none.
  */
 export function portugueseWords(phrase: string): readonly string[] {
-  const known = PT_WORDS[phrase];
+  const known = PT_WORDS[phrase] ?? PT_MORE_WORDS[phrase];
   if (known !== undefined) return known;
   const thing = /^(.+) id$/.exec(phrase)?.[1];
-  const words = thing === undefined ? undefined : PT_WORDS[thing];
+  const words = thing === undefined ? undefined : (PT_WORDS[thing] ?? PT_MORE_WORDS[thing]);
   return words?.[0] === undefined ? [] : [`id de ${words[0]}`];
 }

@@ -12,6 +12,7 @@ import type { Meaning, MeaningOf } from './meanings.js';
 import { meaningOf, meaningsOf } from './meanings.js';
 import type { Span } from './spans.js';
 import { fold } from '../router/index.js';
+import { isPlaceField } from './place-words.js';
 
 export type FieldWord = readonly MeaningOf<'field'>[];
 
@@ -83,6 +84,8 @@ export interface Question {
   readonly how: { readonly adjective: string | null; readonly text: string } | null;
   /** "made of" with nothing after it: what the subject is made of. */
   readonly madeOf: boolean;
+  /** Relation verbs said ("teaches", "rented"), each with its readings: a read must walk one (relation-verbs.ts). */
+  readonly verbs: readonly (readonly MeaningOf<'verb'>[])[];
   readonly referent: boolean;
   readonly replacing: boolean;
   readonly narrowing: boolean;
@@ -139,6 +142,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     rank: null as Rank | null,
     how: null as Question['how'],
     madeOf: false,
+    verbs: [] as (readonly MeaningOf<'verb'>[])[],
     referent: false,
     replacing: false,
     narrowing: false,
@@ -329,6 +333,8 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     q.how = { adjective, text: item.span.text };
   }
 
+  if (!bindPlaces(items, valueOfField)) return null;
+
   let negated = false;
   for (const [i, item] of items.entries()) {
     if (item.used) continue;
@@ -359,6 +365,11 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       negated = false;
       continue;
     }
+    // A word both a verb and its manager's date field ("enrolled"), bound to no date, is the verb.
+    if (kinds.has('verb')) {
+      q.verbs.push(meaningsOf(span.meanings, 'verb'));
+      continue;
+    }
     if (kinds.has('field') && negated) {
       q.absent.push(meaningsOf(span.meanings, 'field'));
       negated = false;
@@ -374,6 +385,15 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       if (q.count !== null) return null;
       q.count = span.text;
       q.countsField = fieldOf(at(i + 1)) !== null && at(i + 1)?.span.start === nextWordAt(folded, span.end);
+      continue;
+    }
+    if (kinds.has('agentField')) {
+      // "books written by Kazuo Ishiguro": the verb of a field its value is said of; "who wrote Dom Casmurro?": the field asked.
+      const asked = meaningsOf(span.meanings, 'agentField').filter((a) => !items.some((other) => meaningsOf(other.span.meanings, 'value').some((v) => v.manager === a.manager && v.field === a.field)));
+      if (asked.length > 0) {
+        q.fields.push(asked.map((a) => ({ kind: 'field', manager: a.manager, field: a.field })));
+        q.fieldTexts.push(span.text);
+      }
       continue;
     }
     if (kinds.has('referent')) {
@@ -401,6 +421,27 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
   }
   if (negated) return null;
   return q;
+}
+
+/**
+ * Place words ("live in", "moram em"): the value right after one is read on a place field only; with
+ * nothing after it, a place field must be asked ("what city does X live in?"). False: a place word
+ * with neither.
+ */
+function bindPlaces(items: Item[], valueOfField: Map<Item, readonly MeaningOf<'value'>[]>): boolean {
+  for (const [i, item] of items.entries()) {
+    if (item.used || !item.span.meanings.some((m) => m.kind === 'place')) continue;
+    const next = items.slice(i + 1).find((later) => !later.used);
+    if (next === undefined) {
+      if (!items.some((other) => meaningsOf(other.span.meanings, 'field').some((f) => isPlaceField(f.field)))) return false;
+    } else {
+      const places = (valueOfField.get(next) ?? meaningsOf(next.span.meanings, 'value')).filter((v) => isPlaceField(v.field));
+      if (places.length === 0) return false;
+      valueOfField.set(next, places);
+    }
+    item.used = true;
+  }
+  return true;
 }
 
 /** A row's number: a whole number as typed, not a date, a scale or a decimal. */

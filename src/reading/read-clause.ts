@@ -21,6 +21,9 @@ import { resolveOn, subjectOf, validArguments } from './resolve.js';
 import type { SchemaQuestions } from './schema-questions.js';
 import { findSpans } from './spans.js';
 import { isNumberField } from './lookups.js';
+import type { ReadTarget } from './meanings.js';
+import { valueNounManagers } from './value-nouns.js';
+import { wordRecords } from './word-records.js';
 
 export function readClause(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): DataReading | null {
   const asked = schema?.read(clause.folded) ?? null;
@@ -30,7 +33,7 @@ export function readClause(reads: CompiledReads, schema: SchemaQuestions | null,
   if (found === null) return null;
   const q = bindQuestion(found.spans, clause.folded, (field) => isNumberField(reads, field.manager, field.field));
   if (q === null || hostReads(reads, q)) return null;
-  const readAs = Object.keys(found.readAs).length > 0 ? { readAs: canonical(reads, found.readAs) } : {};
+  const readAs = { ...(Object.keys(found.readAs).length > 0 ? { readAs: canonical(reads, found.readAs) } : {}), words: wordRecords(reads, found.spans) };
   const followUp = q.referent || q.replacing || q.narrowing;
   const previous = followUp ? previousRead(reads, clause.previous) : null;
   if (followUp && previous !== null) {
@@ -45,13 +48,29 @@ export function readClause(reads: CompiledReads, schema: SchemaQuestions | null,
     return subjectOf(q, reads) === null && q.managers.length === 0 ? null : unread('U9 referent');
   }
   const target = subjectOf(q, reads);
-  if (target === null) return null;
+  if (target === null) return readValueNouns(q, reads, readAs);
   const read = resolveOn(q, reads, target);
   const resolved = read === null || q.rank?.when == null || read.form?.kind !== 'rank' ? read : boundedByNow(read, q.rank.when, clause.now);
   if (resolved === null || lonelySingular(q, resolved)) return null;
   if (resolved.form?.kind === 'choose') return { steps: [chooseStep(reads, target, resolved.form.fields, resolved.form.text)] };
   const steps = stepsOf(resolved, 'D1 read', false);
   return steps === null ? null : { steps, ...readAs };
+}
+
+/**
+ * "list the vans": a class value said as the noun makes its manager the subject. Found in two
+ * managers, a list reads both; any other form is two readings of equal strength, and stays unread.
+ */
+function readValueNouns(q: Question, reads: CompiledReads, readAs: Pick<DataReading, 'readAs' | 'words'>): DataReading | null {
+  const managers = valueNounManagers(q, reads);
+  const readings = managers.flatMap((manager) => {
+    const resolved = resolveOn(q, reads, reads.targets.get(manager) as ReadTarget);
+    return resolved === null ? [] : [resolved];
+  });
+  if (readings.length === 0) return null;
+  if (readings.length > 1 && readings.some((r) => r.form !== null)) return unread(`U13 two readings ${managers.join(', ')}`);
+  const steps = readings.map((r) => stepsOf(r, 'D1 read', false));
+  return steps.some((s) => s === null) ? null : { steps: steps.flatMap((s) => s ?? []), ...readAs };
 }
 
 /** "order 4411" where a host read tool takes an order by number: the host tool's to read. */

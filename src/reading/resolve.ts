@@ -6,6 +6,7 @@
  * could rank by) yields nothing rather than a guess.
  */
 import type { JsonValue } from '../core/index.js';
+import { displayFieldOf } from '../core/index.js';
 import type { ReadLookup } from '../router/index.js';
 import { checkArguments, fold } from '../router/index.js';
 import type { ScaleField } from './adjectives.js';
@@ -16,6 +17,7 @@ import type { Aggregate, Direction } from './grammar.js';
 import { DATED, NUMERIC, isIdentity, lookupFor, nearestOf, ownFields, pathManagers, typedValue } from './lookups.js';
 import type { MeaningOf, ReadTarget } from './meanings.js';
 import type { DateBound, FieldWord, Question, Rank } from './question.js';
+import { verbSubject, verbsWalked } from './relation-verbs.js';
 
 export type Form =
   | { readonly kind: 'list' }
@@ -39,13 +41,13 @@ export interface Resolved {
 const CREATION = /created|placed|opened|submitted|registered|posted|issued|joined|signed|start|date$|^date/i;
 const NOT_CREATION = /due|deadline|end|expir|until|sent/i;
 const PRICE_WORDS = new Set(['price', 'prices', 'cost', 'costs', 'preco', 'precos', 'custo', 'custos', 'valor', 'valores']);
-/** Titles a related row is shown by. */
-const TITLE_FIELDS = ['name', 'title', 'label', 'code', 'sku', 'number'];
 
 /** The manager a question is about, from its words alone: the first manager named, else the one owner of its field words, else of its values. */
 export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null {
   const named = q.managers.find((m) => m.first)?.meaning.manager;
-  if (named !== undefined) return reads.targets.get(named) ?? null;
+  // "who rented room 12?": a manager named only with its number, beside a verb, is the verb's object.
+  const object = q.verbs.length > 0 && q.managers.length === 1 && q.ids?.manager.manager === named;
+  if (named !== undefined && !object) return reads.targets.get(named) ?? null;
   const fieldWords: FieldWord[] = [...q.fields, ...q.bounds.flatMap((b) => (b.field === null ? [] : [b.field])), ...q.dates.flatMap((d) => (d.field === null ? [] : [d.field]))];
   if (q.aggregate?.field != null) fieldWords.push(q.aggregate.field);
   if (q.rank?.field != null) fieldWords.push(q.rank.field);
@@ -68,6 +70,12 @@ export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null 
     const common = (sets[0] === undefined ? [] : [...sets[0]]).filter((m) => sets.every((set) => set.has(m)));
     if (common.length === 1) return reads.targets.get(common[0] as string) ?? null;
   }
+  // "who teaches Algebra II?", "who rented room 12?": the verb's side the values and numbers do not name.
+  if (q.verbs.length > 0) {
+    const named = new Set([...q.values.flatMap((v) => v.meanings.map((m) => m.manager)), ...(q.ids === null ? [] : [q.ids.manager.manager])]);
+    const subject = verbSubject(q.verbs, named);
+    return subject === null ? null : (reads.targets.get(subject) ?? null);
+  }
   return null;
 }
 
@@ -82,9 +90,11 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
   for (const word of q.values) {
     // A status-like value (enum, boolean: "open", "active") describes the noun it goes with: through a
     // relation it is read only when its own manager is named ("parts of active projects").
+    // A demonym describes its own noun: through a relation only when that manager is named too.
     const resolved = word.meanings
-      .flatMap((m) => lookupFor(target, m.manager, m.field).map((lookup) => ({ lookup, value: m.value })))
-      .filter((r) => r.lookup.through.length === 0 || r.lookup.type === 'string' || r.lookup.type === 'text' || named.has(r.lookup.manager));
+      .flatMap((m) => lookupFor(target, m.manager, m.field).map((lookup) => ({ lookup, value: m.value, demonym: m.demonym === true })))
+      .filter((r) => r.lookup.through.length === 0 || named.has(r.lookup.manager) || (!r.demonym && (r.lookup.type === 'string' || r.lookup.type === 'text')))
+      .map(({ lookup, value }) => ({ lookup, value }));
     if (resolved.length === 0 && word.glue) continue;
     if (resolved.length === 0 && word.state !== null && !word.negated) {
       states.push(word.state);
@@ -141,6 +151,8 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
     filters[key] = number;
   }
 
+  if (q.verbs.length > 0 && !verbsWalked(q.verbs, target, Object.keys(filters))) return null;
+
   const identified = ids.length > 0 || values.some((v) => !v.negated && v.lookup.through.length === 0 && (v.lookup.type === 'string' || v.lookup.type === 'text'));
   const form = formOf({ ...q, fields: stated.fields }, reads, target, identified);
   if (form === undefined) return null;
@@ -187,14 +199,14 @@ function formOf(q: Question, reads: CompiledReads, target: ReadTarget, identifie
 /** The fields an attribute read asks for: its selection less the id and the title the row is named by. */
 export function askedOf(fields: readonly JsonValue[]): string[] {
   const names = fields.flatMap((f) => (typeof f === 'string' ? [f] : typeof f === 'object' && f !== null && !Array.isArray(f) ? Object.keys(f) : [])).filter((f) => f !== 'id');
-  const title = names.find((f) => TITLE_FIELDS.includes(f));
-  return names.length > 1 && title !== undefined ? names.filter((f) => f !== title) : names;
+  const title = displayFieldOf((f) => names.includes(f));
+  return names.length > 1 && title !== null ? names.filter((f) => f !== title) : names;
 }
 
 /** The fields an attribute question reads: the row's id and title, and what is asked (through a relation: its title). */
 function attributeFields(q: Question, reads: CompiledReads, target: ReadTarget): JsonValue[] | null {
   const own = new Set(target.spec.fields);
-  const title = TITLE_FIELDS.find((f) => own.has(f));
+  const title = displayFieldOf((f) => own.has(f)) ?? undefined;
   const asked: JsonValue[] = [];
   for (const word of q.fields) {
     const lookup = fieldLookup(target, word, null);
@@ -222,7 +234,7 @@ function madeOfRelation(reads: CompiledReads, target: ReadTarget): { name: strin
   if (relations.length !== 1) return null;
   const name = relations[0] as string;
   const fields = new Set(target.spec.lookups.filter((l) => l.through.length === 1 && l.through[0] === name).map((l) => l.field));
-  const title = TITLE_FIELDS.find((f) => fields.has(f));
+  const title = displayFieldOf((f) => fields.has(f)) ?? undefined;
   return title === undefined ? null : { name, title };
 }
 

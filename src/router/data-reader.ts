@@ -83,4 +83,16 @@ export interface DataReading {
   readonly steps: readonly DataStep[];
   /** Words read as another word of the vocabulary (a typo within the bound): typed → read. */
   readonly readAs?: Readonly<Record<string, string>>;
+  /** What each span of the clause matched, for explaining a reading (`plumb route --explain`); the plan does not carry it. */
+  readonly words?: readonly DataWord[];
+}
+
+/** One span of a read clause and what it matched: a schema name, a word derived from one, a grammar word. */
+export interface DataWord {
+  /** As typed, with its offsets in the clause. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** Each reading of the span: "manager Course", "value Teacher.country = Kenya (demonym of Teacher.country = Kenya)", "verb (relation Course.teacher (agent noun teacher))", "grammar count". */
+  readonly matched: readonly string[];
 }
