@@ -105,8 +105,8 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
   const grammar = DATA_GRAMMAR[language];
   addGrammar(grammar, add);
   for (const [phrase, meaning] of stateMeanings(language)) add(phrase, meaning);
-  // A relation's name is a word of its own only where it is no other word ("tutor"; "ticket" stays the manager's).
-  for (const [phrase, meaning] of relationMeanings(targets)) if (!meanings.has(foldPhrase(phrase)) || meanings.get(foldPhrase(phrase))?.every((m) => m.kind === 'relation')) add(phrase, meaning);
+  // A relation's name is a word of its own only where it is no other word but a verb ("tutor", also "to tutor"; "ticket" stays the manager's).
+  for (const [phrase, meaning] of relationMeanings(targets)) if (!meanings.has(foldPhrase(phrase)) || meanings.get(foldPhrase(phrase))?.every((m) => m.kind === 'relation' || m.kind === 'verb')) add(phrase, meaning);
   const typoTargets = new Map<string, string>();
   for (const [phrase, list] of meanings) {
     if (phrase.includes(' ') || phrase.length < 4 || !list.some((m) => m.kind === 'manager' || m.kind === 'field' || m.kind === 'value')) continue;
