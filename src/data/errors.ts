@@ -3,6 +3,7 @@ import type { ErrorCatalogue } from '../core/index.js';
 /** Every error code the data layer raises. Codes are stable: never renamed, never reused. */
 export const dataErrorCodes = {
   invalid_definition: 'A manager declaration or the set of managers given to defineApp is invalid.',
+  invalid_condition: "A manager's named condition has a bad name or shape, or a filter key the manager does not have.",
   invalid_settings: 'The data settings do not match their schema (unknown key or bad value).',
   schema_mismatch: 'An existing SQL table does not match its manager definition.',
   migrations_pending: 'The app has migrations that are not applied to its database yet; plumb migrate up applies them.',

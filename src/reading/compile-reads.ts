@@ -38,7 +38,8 @@ export interface CompiledReads {
   readonly hostNouns: ReadonlySet<string>;
 }
 
-export function compileReads(language: Language, words: LanguageWords, catalogue: Catalogue): CompiledReads | null {
+/** `extra`: phrases only the host defines (its conditions) and the first person, added beside the grammar's. */
+export function compileReads(language: Language, words: LanguageWords, catalogue: Catalogue, extra: readonly { phrase: string; meaning: Meaning }[] = []): CompiledReads | null {
   const targets = new Map<string, ReadTarget>();
   const byTool = new Map<string, ReadTarget>();
   for (const info of catalogue.tools.values()) {
@@ -88,6 +89,7 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
   }
   const grammar = DATA_GRAMMAR[language];
   addGrammar(grammar, add);
+  for (const { phrase, meaning } of extra) add(phrase, meaning);
   const typoTargets = new Map<string, string>();
   for (const [phrase, list] of meanings) {
     if (phrase.includes(' ') || phrase.length < 4 || !list.some((m) => m.kind === 'manager' || m.kind === 'field' || m.kind === 'value')) continue;

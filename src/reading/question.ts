@@ -71,6 +71,12 @@ export interface Question {
   /** "made of" with nothing after it: what the subject is made of. */
   readonly madeOf: boolean;
   readonly referent: boolean;
+  /** A manager named after "their"/"its"/"seus" ("and their courses?"): the previous rows' related rows. */
+  readonly possessiveManager: boolean;
+  /** Host-named conditions the words say ("overdue"); negated: the rows that do not meet it. */
+  readonly conditions: readonly { readonly meanings: readonly MeaningOf<'condition'>[]; readonly negated: boolean; readonly text: string }[];
+  /** The asking person ("my bookings", "have I paid"): their rows only. */
+  readonly firstPerson: boolean;
   readonly replacing: boolean;
   readonly narrowing: boolean;
   readonly or: boolean;
@@ -121,6 +127,9 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
     how: null as Question['how'],
     madeOf: false,
     referent: false,
+    possessiveManager: false,
+    conditions: [] as Question['conditions'][number][],
+    firstPerson: false,
     replacing: false,
     narrowing: false,
     or: false,
@@ -300,9 +309,21 @@ export function bindQuestion(spans: readonly Span[], folded: string): Question |
       negated = true;
       continue;
     }
+    if (kinds.has('firstPerson')) {
+      q.firstPerson = true;
+      continue;
+    }
+    if (kinds.has('condition')) {
+      // A word that is both a host's condition and a data word reads two ways: neither is taken.
+      if (kinds.has('manager') || kinds.has('field') || kinds.has('value')) return null;
+      q.conditions.push({ meanings: meaningsOf(span.meanings, 'condition'), negated, text: span.text });
+      negated = false;
+      continue;
+    }
     const manager = meaningOf(span.meanings, 'manager');
     if (manager !== undefined) {
       q.managers.push({ meaning: manager, first: q.managers.length === 0 });
+      if (POSSESSIVE.test(folded.slice(0, span.start))) q.possessiveManager = true;
       continue;
     }
     if (kinds.has('value')) {
