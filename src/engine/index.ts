@@ -36,4 +36,4 @@ export { recoverInterruptedTurns, classifyInterrupted } from './restart.js';
 export { storeConfirmations } from './confirmation-adapter.js';
 export type { ConfirmationBinding } from './confirmation-adapter.js';
 // The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.
-export { createAppReader, type AppReader, type AppReaderOptions } from '../reading/index.js';
+export { createAppReader, type ActorRow, type AppReader, type AppReaderOptions } from '../reading/index.js';
