@@ -3,6 +3,7 @@ import { tableModes } from '../data/index.js';
 import type { App, DataSettingsInput, ManagerSpec, TableMode } from '../data/index.js';
 import type { RulebookInput, VocabularyFile } from '../router/index.js';
 import type { Tool } from '../tools/index.js';
+import type { ActorRow } from '../reading/index.js';
 import type { PlumbConfigInput } from './schema.js';
 
 /** Rows for one manager, loaded in order (a `one` relation as the related id). */
@@ -43,9 +44,14 @@ export interface HostDefinition {
   readonly examples?: readonly string[];
   /** Data-layer bounds (page sizes, rows per request). */
   readonly data?: DataSettingsInput;
+  /**
+   * The asking person's rows, for first-person turns ("my bookings"): `{ manager, field }` (the rows
+   * whose `field` is the actor's id) or a function `(actor) => ({ manager, filter }) | undefined`.
+   */
+  readonly actorRow?: ActorRow;
 }
 
-const hostKeys = new Set(['managers', 'tables', 'tools', 'vocabulary', 'rulebook', 'seed', 'settings', 'examples', 'data']);
+const hostKeys = new Set(['managers', 'tables', 'tools', 'vocabulary', 'rulebook', 'seed', 'settings', 'examples', 'data', 'actorRow']);
 
 /** Checks a host definition's shape and returns it frozen; throws `invalid_host` naming every problem. */
 export function defineHost(definition: HostDefinition): HostDefinition {
@@ -72,5 +78,9 @@ export function hostProblems(value: unknown): string[] {
   }
   if (definition.settings !== undefined && (typeof definition.settings !== 'object' || definition.settings === null || Array.isArray(definition.settings))) problems.push("'settings' is an object of configuration settings.");
   if (definition.examples !== undefined && (!Array.isArray(definition.examples) || definition.examples.some((example) => typeof example !== 'string'))) problems.push("'examples' is a list of strings.");
+  const row = definition.actorRow;
+  if (row !== undefined && typeof row !== 'function' && (typeof row !== 'object' || row === null || typeof (row as { manager?: unknown }).manager !== 'string' || typeof (row as { field?: unknown }).field !== 'string' || Object.keys(row).length !== 2)) {
+    problems.push("'actorRow' is { manager: 'Guest', field: 'email' } (the rows whose field is the actor's id) or a function (actor) => ({ manager, filter }) | undefined.");
+  }
   return problems;
 }

@@ -15,6 +15,7 @@ import type { Manager } from './model.js';
 import { abortError, RequestScope } from './request-scope.js';
 import type { DataRuntime, ListArgs, PageArgs } from './request-scope.js';
 import { resolveManagers } from './resolve-managers.js';
+import { checkConditions } from './named-conditions.js';
 import { rowCodec } from './row-codec.js';
 import type { Row, RowCodec } from './row-codec.js';
 import { assertMigrated } from './migrations.js';
@@ -329,5 +330,6 @@ export function defineApp(options: AppOptions): App {
   if (problems.length > 0) {
     throw new PlumbError('invalid_definition', `Invalid app definition:\n- ${problems.join('\n- ')}`, { details: { problems } });
   }
+  checkConditions(managers);
   return new DataApp(options, managers);
 }

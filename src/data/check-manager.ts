@@ -133,6 +133,10 @@ export function checkManagerSpec(spec: ManagerSpec): string[] {
   }
   if (spec.chatExposed !== undefined && typeof spec.chatExposed !== 'boolean') problems.push(`${name}: chatExposed is true or false.`);
   if (spec.catalog !== undefined) checkCatalog(name, spec.catalog, problems);
+  // Their keys are checked when the app is defined (relations resolved): `invalid_condition`.
+  if (spec.conditions !== undefined && (typeof spec.conditions !== 'object' || spec.conditions === null || Array.isArray(spec.conditions) || Object.values(spec.conditions).some((c) => typeof c !== 'object' || c === null || Array.isArray(c)))) {
+    problems.push(`${name}: conditions is an object of named filters, such as { overdue: { dueOn__lt: '$today', paidOn__isnull: true } }.`);
+  }
   if (spec.permissions !== undefined) {
     for (const [key, value] of Object.entries(spec.permissions)) {
       if (!['read', 'create', 'update', 'delete'].includes(key)) problems.push(`${name}: unknown permission '${key}'. Permissions: read, create, update, delete.`);

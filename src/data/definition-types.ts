@@ -93,6 +93,21 @@ export interface ManagerSpec {
   readonly permissions?: ManagerPermissions;
   /** What helps a model (and `search_managers`) pick this manager among similar ones; it never changes what is visible. */
   readonly catalog?: ManagerCatalog;
+  /**
+   * Host-named filters ("overdue", "active"): a plain filter in the lookup language, or one with a
+   * description and the words a person says for it. `$now` and `$today` stand for the asking time.
+   */
+  readonly conditions?: Readonly<Record<string, ConditionSpec>>;
+}
+
+/** A named condition: a plain filter (`{ dueOn__lt: '$today', paidOn__isnull: true }`) or the full form. */
+export type ConditionSpec = Readonly<Record<string, unknown>> | NamedConditionSpec;
+
+export interface NamedConditionSpec {
+  readonly filter: Readonly<Record<string, unknown>>;
+  readonly description?: string;
+  /** Words for it per language, beside its name in words ("overdue"); `pt-BR`: "atrasada", "em atraso". */
+  readonly words?: { readonly en?: readonly string[]; readonly 'pt-BR'?: readonly string[] };
 }
 
 /** A manager's catalogue metadata: it ranks and explains, and never grants or hides anything. */

@@ -3,6 +3,7 @@ import type { ErrorCatalogue } from '../core/index.js';
 /** Every error code the data layer raises. Codes are stable: never renamed, never reused. */
 export const dataErrorCodes = {
   invalid_definition: 'A manager declaration or the set of managers given to defineApp is invalid.',
+  invalid_condition: "A manager's named condition has a bad name or shape, or a filter key the manager does not have.",
   invalid_settings: 'The data settings do not match their schema (unknown key or bad value).',
   schema_mismatch: 'An existing SQL table does not match its manager definition.',
   tables_not_created: "An app that owns its tables lacks some of them in a database that holds other tables: attach to yours, or ask for tables: 'create'.",

@@ -1,5 +1,6 @@
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   GraphQLFloat,
   GraphQLID,
   GraphQLInputObjectType,
@@ -104,10 +105,26 @@ export function buildSchema(managers: readonly Manager[], options: SchemaOptions
     }));
   }
 
-  const listArgs = (target: Manager) => ({
-    filter: { type: filters.get(target)!, description: 'Keep rows matching every key.' },
-    exclude: { type: filters.get(target)!, description: 'Drop rows matching every key.' },
-  });
+  // A manager's named conditions: an enum of their names, and a `conditions` argument on its lists.
+  const conditionEnums = new Map<Manager, GraphQLEnumType>();
+  for (const manager of managers) {
+    const named = manager.conditions;
+    if (named.length === 0) continue;
+    conditionEnums.set(manager, new GraphQLEnumType({
+      name: `${manager.name}Condition`,
+      description: `The named conditions of ${manager.name}: each is a filter the host defined.`,
+      values: Object.fromEntries(named.map((c) => [c.name, { value: c.name, description: c.description ?? `Filter ${JSON.stringify(c.filter)}.` }])),
+    }));
+  }
+
+  const listArgs = (target: Manager) => {
+    const named = conditionEnums.get(target);
+    return {
+      filter: { type: filters.get(target)!, description: 'Keep rows matching every key.' },
+      exclude: { type: filters.get(target)!, description: 'Drop rows matching every key.' },
+      ...(named === undefined ? {} : { conditions: { type: new GraphQLList(new GraphQLNonNull(named)), description: 'Keep rows meeting every named condition as well ($now and $today: the request time, UTC).' } }),
+    };
+  };
 
   const relationField = (relation: Relation): GraphQLFieldConfig<Row, DataContext, Args> => {
     const target = objects.get(relation.target)!;

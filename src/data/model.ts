@@ -1,5 +1,6 @@
 import type { Actor } from '../core/index.js';
 import type { FieldType, ManagerCatalog, ManagerSpec, RowCondition } from './definition-types.js';
+import type { NamedCondition } from './named-conditions.js';
 
 /** A field after defineApp: every default filled in. */
 export interface Field {
@@ -77,6 +78,8 @@ export interface Manager {
   readonly chatExposed: boolean;
   readonly catalog: ManagerCatalog | undefined;
   readonly permissions: ResolvedPermissions;
+  /** Its named conditions (`conditions` on the declaration), in one shape. */
+  readonly conditions: readonly NamedCondition[];
   /** The declaration it came from. */
   readonly spec: ManagerSpec;
   field(name: string): Field | undefined;

@@ -12,6 +12,7 @@ import type { RowKey } from './keys.js';
 import type { Manager, Relation } from './model.js';
 import type { Row, RowCodec } from './row-codec.js';
 import type { DataSettings } from './settings.js';
+import { namedFilter } from './named-conditions.js';
 
 /** What every request shares: the database, codecs, settings and the statement counter. */
 export interface DataRuntime {
@@ -28,6 +29,8 @@ export interface DataRuntime {
 export interface ListArgs {
   readonly filter?: Readonly<Record<string, unknown>> | null;
   readonly exclude?: Readonly<Record<string, unknown>> | null;
+  /** The manager's named conditions the rows must meet as well (`conditions` on its definition). */
+  readonly conditions?: readonly string[] | null;
 }
 
 export interface PageArgs extends ListArgs {
@@ -127,6 +130,7 @@ export class RequestScope {
       this.permitted(manager, alias),
       args.filter == null ? undefined : compileFilter(this.conditionScope, manager, alias, args.filter),
       args.exclude == null ? undefined : compileExclude(this.conditionScope, manager, alias, args.exclude),
+      ...(args.conditions ?? []).map((name) => compileFilter(this.conditionScope, manager, alias, namedFilter(manager, name, new Date().toISOString()))),
     ]);
   }
 
@@ -186,7 +190,7 @@ export class RequestScope {
 
   /** The related rows of a `many` or `manyToMany` relation for one parent, batched across parents. */
   related(relation: Relation & { kind: 'many' | 'manyToMany' }, parentId: RowKey, args: ListArgs): Promise<Row[]> {
-    const key = `rel:${relation.target.name}:${relation.reverseName}:${relation.name}:${canonicalJson({ f: args.filter ?? null, e: args.exclude ?? null })}`;
+    const key = `rel:${relation.target.name}:${relation.reverseName}:${relation.name}:${canonicalJson({ f: args.filter ?? null, e: args.exclude ?? null, c: args.conditions ?? null })}`;
     return this.#loader<Row[]>(key, async (parentIds) => {
       const target = relation.target;
       const codec = this.runtime.codec(target);

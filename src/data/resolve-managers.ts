@@ -1,4 +1,5 @@
 import { isAuthenticated } from '../core/index.js';
+import { namedConditions } from './named-conditions.js';
 import { checkManagerSpec, normalizeField } from './check-manager.js';
 import type { ManagerSpec, RelationSpec } from './definition-types.js';
 import { fromStorage, toStorage } from './field-values.js';
@@ -184,6 +185,7 @@ function buildManager(draft: Draft): Manager {
     chatExposed: draft.spec.chatExposed === true,
     catalog: draft.spec.catalog,
     permissions: resolved,
+    conditions: Object.freeze(namedConditions(draft)),
     spec: draft.spec,
     field: (name) => fieldsByName.get(name),
     relation: (name) => (relationsByName ??= new Map(draft.relations.map((relation) => [relation.name, relation]))).get(name),

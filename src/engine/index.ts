@@ -37,4 +37,4 @@ export { recoverInterruptedTurns, classifyInterrupted } from './recovery/index.j
 export { storeConfirmations } from './turn/index.js';
 export type { ConfirmationBinding } from './turn/index.js';
 // The app reader lives in the reading layer; re-exported here for hosts that import it from the engine.
-export { createAppReader, type AppReader, type AppReaderOptions } from '../reading/index.js';
+export { createAppReader, type ActorRow, type AppReader, type AppReaderOptions } from '../reading/index.js';

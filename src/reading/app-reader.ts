@@ -5,6 +5,10 @@
  * Values are re-read after a write and on a TTL; a refresh that changes no word keeps the router.
  */
 import { canonicalHash } from '../core/index.js';
+import type { Actor, JsonObject } from '../core/index.js';
+import type { ActorRow } from './actor-row.js';
+import { actorContext, checkActorRow } from './actor-row.js';
+import type { ReaderCondition } from './named-words.js';
 import type { CatalogueEntry, Language, Router, RulebookInput, VocabularyFile } from '../router/index.js';
 import { catalogueFromTools, createRouter, loadVocabulary, mergeVocabularies } from '../router/index.js';
 import type { AppLabels } from './app-labels.js';
@@ -39,6 +43,10 @@ export interface AppReaderOptions {
   readonly clock?: () => number;
   /** Makes a session id where none is given (passed to the router). */
   readonly newSessionId?: () => string;
+  /** How a signed-in actor maps to their own rows (`actorRow` on the host): first-person turns read through it. */
+  readonly actorRow?: ActorRow;
+  /** The host's example questions: those this app reads as reads are offered when a turn is not read. */
+  readonly examples?: readonly string[];
 }
 
 export interface AppReader {
@@ -56,6 +64,8 @@ export interface AppReader {
   label(tool: string, language: Language, count: number): string | null;
   /** Every word the answer writer may use for this app's data: rows, fields, enum values, managers. */
   readonly labels: AppLabels;
+  /** The router context for this actor's turns: `actorRow` where the host maps the actor to rows. */
+  actorContext(actor: Actor): { actorRow?: JsonObject };
 }
 
 export const DEFAULT_VALUES_TTL_SECONDS = 300;
@@ -98,7 +108,11 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
     }
     return values;
   };
-  const dataReader = createDataReader({ noun: (manager, language) => words.manager(manager, language, 2) });
+  checkActorRow(options.actorRow, options.app);
+  const conditions: ReaderCondition[] = options.app.managers.flatMap((m) => (m.conditions ?? []).map((c) => ({ manager: m.name, name: c.name, filter: c.filter as JsonObject, words: c.words })));
+  // Offered examples: the host's questions a router over this app reads as reads only (never a write), per language.
+  const offered: Record<Language, string[]> = { en: [], 'pt-BR': [] };
+  const dataReader = createDataReader({ noun: (manager, language) => words.manager(manager, language, 2), conditions, examples: (language) => offered[language] });
   const build = (values: DataValues): { router: Router; digest: string } => {
     const vocabulary = mergeVocabularies(generatedVocabulary(index, values), hostFile);
     const router = createRouter({
@@ -112,7 +126,16 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
     return { router, digest: canonicalHash(vocabulary) };
   };
 
-  let current = build(await readValues());
+  const initial = await readValues();
+  let current = build(initial);
+  for (const example of options.examples ?? []) {
+    for (const language of ['en', 'pt-BR'] as const) {
+      const plan = current.router.plan(example, { language, context: { now: new Date(clock()).toISOString() } });
+      if (plan.outcome === 'run' && plan.steps.every((s) => s.kind !== 'tool' || current.router.catalogue.tools.get(s.selection.tool ?? '')?.effect === 'read')) offered[language].push(example);
+    }
+  }
+  // The offer is compiled with the router: once the examples are known, compile it again.
+  if (offered.en.length + offered['pt-BR'].length > 0) current = build(initial);
   let readAt = clock();
   let writeNoted = false;
   let refreshing: Promise<boolean> | null = null;
@@ -149,6 +172,7 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
       return refreshing;
     },
     label: (tool: string, language: Language, count: number): string | null => words.row(tool, language, count),
+    actorContext: (actor: Actor) => actorContext(options.actorRow, actor),
   });
 }
 

@@ -43,7 +43,8 @@ export interface CompiledReads {
   readonly hostNouns: ReadonlySet<string>;
 }
 
-export function compileReads(language: Language, words: LanguageWords, catalogue: Catalogue): CompiledReads | null {
+/** `extra`: phrases only the host defines (its conditions) and the first person, added beside the grammar's. */
+export function compileReads(language: Language, words: LanguageWords, catalogue: Catalogue, extra: readonly { phrase: string; meaning: Meaning }[] = []): CompiledReads | null {
   const targets = new Map<string, ReadTarget>();
   const byTool = new Map<string, ReadTarget>();
   for (const info of catalogue.tools.values()) {
@@ -107,6 +108,7 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
   for (const [phrase, meaning] of stateMeanings(language)) add(phrase, meaning);
   // A relation's name is a word of its own only where it is no other word but a verb ("tutor", also "to tutor"; "ticket" stays the manager's).
   for (const [phrase, meaning] of relationMeanings(targets)) if (!meanings.has(foldPhrase(phrase)) || meanings.get(foldPhrase(phrase))?.every((m) => m.kind === 'relation' || m.kind === 'verb')) add(phrase, meaning);
+  for (const { phrase, meaning } of extra) add(phrase, meaning);
   const typoTargets = new Map<string, string>();
   for (const [phrase, list] of meanings) {
     if (phrase.includes(' ') || phrase.length < 4 || !list.some((m) => m.kind === 'manager' || m.kind === 'field' || m.kind === 'value')) continue;

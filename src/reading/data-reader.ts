@@ -1,5 +1,7 @@
 /** The reading layer's data reader, as the router's seam takes it: compiled per language, read per clause. */
-import type { CompiledDataReader, DataOffer, DataReader, Language } from '../router/index.js';
+import type { Catalogue, CompiledDataReader, DataOffer, DataReader, Language } from '../router/index.js';
+import type { ReaderCondition } from './named-words.js';
+import { namedPhrases } from './named-words.js';
 import type { CompiledReads } from './compile-reads.js';
 import { compileReads } from './compile-reads.js';
 import { readClause } from './read-clause.js';
@@ -8,13 +10,17 @@ import { compileSchemaQuestions } from './schema-questions.js';
 export interface DataReaderOptions {
   /** A manager's rows in words as the person writes them (accents kept): for the rephrase sentence. */
   readonly noun?: (manager: string, language: Language) => string | null;
+  /** The host's named conditions, read as words ("overdue invoices"). */
+  readonly conditions?: readonly ReaderCondition[];
+  /** Turns to offer when a turn is not read (the host's examples this app reads), per language. */
+  readonly examples?: (language: Language) => readonly string[];
 }
 
 /** A data reader for `createRouter({ dataReader })`: reads clauses about the catalogue's data-read entries. */
 export function createDataReader(options: DataReaderOptions = {}): DataReader {
   return {
     compile({ language, words, catalogue }): CompiledDataReader | null {
-      const reads = compileReads(language, words, catalogue);
+      const reads = compileReads(language, words, catalogue, namedPhrases(language, (options.conditions ?? []).filter((c) => hasManager(catalogue, c.manager))));
       if (reads === null) return null;
       const schema = compileSchemaQuestions(reads);
       return { offer: offerOf(reads, options), read: (clause) => readClause(reads, schema, clause) };
@@ -32,5 +38,11 @@ function offerOf(reads: CompiledReads, options: DataReaderOptions): DataOffer | 
   }
   const first = topics[0];
   if (first === undefined) return null;
-  return { topics, example: reads.language === 'pt-BR' ? `quais ${first} existem?` : `show me all ${first}` };
+  const example = reads.language === 'pt-BR' ? `quais ${first} existem?` : `show me all ${first}`;
+  const examples = options.examples?.(reads.language) ?? [];
+  return { topics, example: examples[0] ?? example, ...(examples.length > 0 ? { examples: [...examples, example].slice(0, 3) } : {}) };
+}
+
+function hasManager(catalogue: Catalogue, manager: string): boolean {
+  return [...catalogue.tools.values()].some((info) => info.entry.reads?.manager === manager);
 }

@@ -12,7 +12,8 @@ import { baseKey, relationTo } from './lookups.js';
 import type { ReadTarget } from './meanings.js';
 import type { Question } from './question.js';
 import type { Form, Resolved } from './resolve.js';
-import { askedOf, resolveOn } from './resolve.js';
+import type { ReadContext } from './resolve.js';
+import { askedOf, resolveOn, validArguments } from './resolve.js';
 
 /** The previous turn's last data read, as this reader planned it. */
 export interface PreviousRead {
@@ -46,13 +47,14 @@ export function previousRead(reads: CompiledReads, previous: readonly PreviousSt
 }
 
 /** The question read on the previous read; `new` when it names another manager and refers to nothing. */
-export function followUpOf(q: Question, reads: CompiledReads, previous: PreviousRead): FollowUp {
+export function followUpOf(q: Question, reads: CompiledReads, previous: PreviousRead, context: ReadContext): FollowUp {
   const named = q.managers.find((m) => m.first)?.meaning.manager;
   if (named !== undefined && named !== previous.target.spec.manager) {
-    if (!q.referent) return 'new';
-    return pivot(q, reads, previous, named);
+    // "and their courses?": the possessive keeps the referent as "them" does.
+    if (!q.referent && !q.possessiveManager) return 'new';
+    return pivot(q, reads, previous, named, context);
   }
-  const own = resolveOn(q, reads, previous.target);
+  const own = resolveOn(q, reads, previous.target, context);
   if (own === null) return null;
   if (Object.keys(own.filters).length === 0 && Object.keys(own.exclude).length === 0 && own.form === null) return null;
   const kind = q.replacing && !q.narrowing ? 'replace' : 'narrow';
@@ -68,13 +70,15 @@ export function followUpOf(q: Question, reads: CompiledReads, previous: Previous
 }
 
 /** "which projects use them?": the previous filters walked from the named manager through its one relation to them. */
-function pivot(q: Question, reads: CompiledReads, previous: PreviousRead, named: string): FollowUp {
+function pivot(q: Question, reads: CompiledReads, previous: PreviousRead, named: string, context: ReadContext): FollowUp {
   const target = reads.targets.get(named);
-  if (target === undefined || Object.keys(previous.filters).length === 0 || Object.keys(previous.exclude).length > 0) return null;
+  if (target === undefined || Object.keys(previous.exclude).length > 0) return null;
   const relation = relationTo(target, previous.target.spec.manager);
   if (relation === null) return null;
   const keys = new Set(target.spec.lookups.map((l) => l.key));
-  const filters: Record<string, JsonValue> = {};
+  const every = Object.keys(previous.filters).length === 0 ? everyRelated(target, relation) : {};
+  if (every === null) return null;
+  const filters: Record<string, JsonValue> = { ...every };
   for (const [key, value] of Object.entries(previous.filters)) {
     const rooted = `${relation}__${key}`;
     if (!keys.has(baseKey(rooted))) return null;
@@ -82,9 +86,20 @@ function pivot(q: Question, reads: CompiledReads, previous: PreviousRead, named:
   }
   // "quais projetos usam essas peças?": the previous rows' own noun is the referent, not another filter.
   const managers = q.managers.filter((m) => m.first || m.meaning.manager !== previous.target.spec.manager);
-  const own = resolveOn({ ...q, managers }, reads, target);
+  const own = resolveOn({ ...q, managers }, reads, target, context);
   if (own === null) return null;
   return { kind: 'pivot', resolved: { target, filters: merged(filters, own.filters), exclude: own.exclude, form: own.form } };
+}
+
+/**
+ * The rows related to every row of an unfiltered previous read ("list the teachers" … "and their
+ * courses?"): through a foreign key the subject holds, the rows where it is set (`teacher__isnull:
+ * false`), or every row where it may not be empty; null through a list relation (no key says it).
+ */
+function everyRelated(target: ReadTarget, relation: string): Record<string, JsonValue> | null {
+  const probe = (filters: Record<string, JsonValue>): boolean => validArguments(target, { fields: [...target.spec.fields], filters });
+  if (probe({ [`${relation}__isnull`]: false })) return { [`${relation}__isnull`]: false };
+  return probe({ [relation]: 1 }) || probe({ [relation]: '1' }) ? {} : null;
 }
 
 /** Later filters over earlier ones: a value replaces the earlier value of its field, a bound the same bound. */

@@ -114,7 +114,7 @@ const EN: DataGrammar = {
   madeOfRelations: ['material', 'materials', 'composition', 'fabric', 'substance', 'ingredient', 'ingredients'],
   stopwords: [
     'show', 'list', 'display', 'give', 'get', 'find', 'tell', 'see', 'view', 'fetch', 'retrieve', 'what', "what's", 'whats', 'which', 'who', 'me', 'us', 'all', 'every', 'the', 'a', 'an',
-    'are', 'is', 'be', 'there', 'do', 'does', 'did', 'please', 'can', 'could', 'would', 'you', 'i', 'we', 'my', 'our', 'and', 'that', 'its', 'their',
+    'are', 'is', 'be', 'there', 'do', 'does', 'did', 'please', 'can', 'could', 'would', 'you', 'we', 'our', 'and', 'that', 'its', 'their',
     'now', 'right now', 'still', 'currently', 'exist', 'existing', 'we have', 'do we have', 'available', 'known', 'records', 'rows', 'entries', 'total number', 'in total', 'units', 'unit',
     'was', 'were', 'been', 'being', 'so far', 'at the moment',
   ],

@@ -4,6 +4,8 @@
  */
 export { createAppReader, DEFAULT_MAX_VALUES_PER_FIELD, DEFAULT_VALUES_TTL_SECONDS } from './app-reader.js';
 export type { AppReader, AppReaderOptions } from './app-reader.js';
+export { actorContext } from './actor-row.js';
+export type { ActorRow } from './actor-row.js';
 export { readEntries, MAX_READ_DEPTH } from './read-entries.js';
 export { generatedVocabulary, MAX_VALUE_LENGTH } from './data-vocabulary.js';
 export { createDataReader } from './data-reader.js';

@@ -1,4 +1,5 @@
 /** What a word of a data question can mean: the vocabulary's data words and the grammar's. */
+import type { JsonObject } from '../core/index.js';
 import type { JsonSchema, ReadSpec } from '../router/index.js';
 import type { Aggregate, Comparator, Direction, Superlative } from './grammar.js';
 
@@ -38,7 +39,11 @@ export type Meaning =
   | { readonly kind: 'stop' }
   | { readonly kind: 'numberWord'; readonly value: number }
   | { readonly kind: 'month'; readonly month: number }
-  | { readonly kind: 'monthLead' };
+  | { readonly kind: 'monthLead' }
+  /** A host-named condition of a manager ("overdue"). */
+  | { readonly kind: 'condition'; readonly manager: string; readonly name: string; readonly filter: JsonObject }
+  /** The asking person ("my", "I", "minhas", "eu"). */
+  | { readonly kind: 'firstPerson' };
 
 export type MeaningKind = Meaning['kind'];
 export type MeaningOf<K extends MeaningKind> = Extract<Meaning, { kind: K }>;

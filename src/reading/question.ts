@@ -87,6 +87,12 @@ export interface Question {
   /** Relation verbs said ("teaches", "rented"), each with its readings: a read must walk one (relation-verbs.ts). */
   readonly verbs: readonly (readonly MeaningOf<'verb'>[])[];
   readonly referent: boolean;
+  /** A manager named after "their"/"its"/"seus" ("and their courses?"): the previous rows' related rows. */
+  readonly possessiveManager: boolean;
+  /** Host-named conditions the words say ("overdue"); negated: the rows that do not meet it. */
+  readonly conditions: readonly { readonly meanings: readonly MeaningOf<'condition'>[]; readonly negated: boolean; readonly text: string }[];
+  /** The asking person ("my bookings", "have I paid"): their rows only. */
+  readonly firstPerson: boolean;
   readonly replacing: boolean;
   readonly narrowing: boolean;
   readonly or: boolean;
@@ -144,6 +150,9 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     madeOf: false,
     verbs: [] as (readonly MeaningOf<'verb'>[])[],
     referent: false,
+    possessiveManager: false,
+    conditions: [] as Question['conditions'][number][],
+    firstPerson: false,
     replacing: false,
     narrowing: false,
     or: false,
@@ -345,6 +354,17 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       negated = true;
       continue;
     }
+    if (kinds.has('firstPerson')) {
+      q.firstPerson = true;
+      continue;
+    }
+    if (kinds.has('condition')) {
+      // A word that is both a host's condition and a data word reads two ways: neither is taken.
+      if (kinds.has('manager') || kinds.has('field') || kinds.has('value')) return null;
+      q.conditions.push({ meanings: meaningsOf(span.meanings, 'condition'), negated, text: span.text });
+      negated = false;
+      continue;
+    }
     const manager = meaningOf(span.meanings, 'manager');
     if (negated && (kinds.has('relation') || (manager !== undefined && q.managers.length > 0))) {
       q.absentTo.push(span.meanings);
@@ -358,6 +378,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     }
     if (manager !== undefined) {
       q.managers.push({ meaning: manager, first: q.managers.length === 0 });
+      if (POSSESSIVE.test(folded.slice(0, span.start))) q.possessiveManager = true;
       continue;
     }
     if (kinds.has('value')) {

@@ -16,7 +16,9 @@ import { followUpOf, previousRead } from './follow-up.js';
 import { findMonths, findYears } from './months.js';
 import { bindQuestion } from './question.js';
 import type { Question } from './question.js';
-import type { Form, Resolved } from './resolve.js';
+import type { Form, ReadContext, Resolved } from './resolve.js';
+import { explanationOf } from './explain.js';
+import type { Span } from './spans.js';
 import { resolveOn, subjectOf, validArguments } from './resolve.js';
 import type { SchemaQuestions } from './schema-questions.js';
 import { findSpans } from './spans.js';
@@ -26,45 +28,74 @@ import { valueNounManagers } from './value-nouns.js';
 import { wordRecords } from './word-records.js';
 
 export function readClause(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): DataReading | null {
+  const read = readWords(reads, schema, clause);
+  if (clause.explain !== undefined) clause.explain(explanationOf(clause, read));
+  return read.reading;
+}
+
+/** What reading a clause came to, with what the explanation is built from. */
+export interface ClauseRead {
+  readonly reading: DataReading | null;
+  readonly spans: readonly Span[] | null;
+  readonly resolved: Resolved | null;
+  readonly context: ReadContext;
+}
+
+function readWords(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): ClauseRead {
+  const context: ReadContext = { now: clause.now, actor: clause.actorRow ?? null };
+  const none = (spans: readonly Span[] | null = null): ClauseRead => ({ reading: null, spans, resolved: null, context });
   const asked = schema?.read(clause.folded) ?? null;
-  if (asked !== null) return { steps: [{ kind: 'tool', tool: asked.tool, arguments: asked.arguments, decidedBy: asked.decidedBy }] };
+  if (asked !== null) return { ...none(), reading: { steps: [{ kind: 'tool', tool: asked.tool, arguments: asked.arguments, decidedBy: asked.decidedBy }] } };
   const periods = [...findMonths(clause.folded, reads.grammar, clause.now), ...findYears(clause.folded, reads.grammar, clause.now)];
   const found = findSpans(reads, clause.typed, clause.folded, clause.dates, periods);
-  if (found === null) return null;
+  if (found === null) return none();
   const q = bindQuestion(found.spans, clause.folded, (field) => isNumberField(reads, field.manager, field.field));
-  if (q === null || hostReads(reads, q)) return null;
+  if (q === null || hostReads(reads, q)) return none(found.spans);
   const readAs = { ...(Object.keys(found.readAs).length > 0 ? { readAs: canonical(reads, found.readAs) } : {}), words: wordRecords(reads, found.spans) };
-  const followUp = q.referent || q.replacing || q.narrowing;
+  const done = (resolved: Resolved, rule: string, carried: boolean): ClauseRead => {
+    const steps = stepsOf(resolved, rule, carried);
+    return { reading: steps === null ? null : { steps, ...readAs }, spans: found.spans, resolved: steps === null ? null : resolved, context };
+  };
+  const stays = (rule: string): ClauseRead => ({ reading: unread(rule), spans: found.spans, resolved: null, context });
+  const followUp = q.referent || q.replacing || q.narrowing || q.possessiveManager;
   const previous = followUp ? previousRead(reads, clause.previous) : null;
   if (followUp && previous !== null) {
-    const read: FollowUp = followUpOf(q, reads, previous);
+    const read: FollowUp = followUpOf(q, reads, previous, context);
     if (read !== 'new') {
-      if (read === null) return q.referent ? unread('U9 referent') : null;
-      const steps = stepsOf(read.resolved, `D2 follow-up ${read.kind}`, true);
-      return steps === null ? null : { steps, ...readAs };
+      if (read === null) return q.referent || q.possessiveManager ? stays('U9 referent') : mine(q, context) ?? none(found.spans);
+      return done(read.resolved, `D2 follow-up ${read.kind}`, true);
     }
   } else if (q.referent) {
     // "which parts do they use?" with nothing the previous turn read to refer to: unread, not every part.
-    return subjectOf(q, reads) === null && q.managers.length === 0 ? null : unread('U9 referent');
+    return subjectOf(q, reads) === null && q.managers.length === 0 ? none(found.spans) : stays('U9 referent');
   }
   const target = subjectOf(q, reads);
-  if (target === null) return readValueNouns(q, reads, readAs);
-  const read = resolveOn(q, reads, target);
+  if (target === null) {
+    const nouns = readValueNouns(q, reads, readAs, context);
+    return nouns === null ? (mine(q, context) ?? none(found.spans)) : { reading: nouns, spans: found.spans, resolved: null, context };
+  }
+  const read = resolveOn(q, reads, target, context);
   const resolved = read === null || q.rank?.when == null || read.form?.kind !== 'rank' ? read : boundedByNow(read, q.rank.when, clause.now);
-  if (resolved === null || lonelySingular(q, resolved)) return null;
-  if (resolved.form?.kind === 'choose') return { steps: [chooseStep(reads, target, resolved.form.fields, resolved.form.text)] };
-  const steps = stepsOf(resolved, 'D1 read', false);
-  return steps === null ? null : { steps, ...readAs };
+  if (resolved === null) return mine(q, context) ?? none(found.spans);
+  if (lonelySingular(q, resolved)) return none(found.spans);
+  if (resolved.form?.kind === 'choose') return { reading: { steps: [chooseStep(reads, target, resolved.form.fields, resolved.form.text)] }, spans: found.spans, resolved, context };
+  return done(resolved, 'D1 read', false);
+}
+
+/** "show my bookings" that cannot be narrowed to the asking person's rows: unread, never everyone's rows. */
+function mine(q: Question, context: ReadContext): ClauseRead | null {
+  if (!q.firstPerson) return null;
+  return { reading: unread(context.actor === null ? 'U14 first person: no row for this actor' : 'U14 first person: no relation to the actor row'), spans: null, resolved: null, context };
 }
 
 /**
  * "list the vans": a class value said as the noun makes its manager the subject. Found in two
  * managers, a list reads both; any other form is two readings of equal strength, and stays unread.
  */
-function readValueNouns(q: Question, reads: CompiledReads, readAs: Pick<DataReading, 'readAs' | 'words'>): DataReading | null {
+function readValueNouns(q: Question, reads: CompiledReads, readAs: Pick<DataReading, 'readAs' | 'words'>, context: ReadContext): DataReading | null {
   const managers = valueNounManagers(q, reads);
   const readings = managers.flatMap((manager) => {
-    const resolved = resolveOn(q, reads, reads.targets.get(manager) as ReadTarget);
+    const resolved = resolveOn(q, reads, reads.targets.get(manager) as ReadTarget, context);
     return resolved === null ? [] : [resolved];
   });
   if (readings.length === 0) return null;

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../core/index.js';
 import { displayFieldOf } from '../core/index.js';
-import type { ReadLookup } from '../router/index.js';
+import type { ActorRowFilter, ReadLookup } from '../router/index.js';
 import { checkArguments, fold } from '../router/index.js';
 import type { ScaleField } from './adjectives.js';
 import { directionOn, isOwnEvent, scaleField } from './adjectives.js';
@@ -16,6 +16,7 @@ import type { CompiledReads } from './compile-reads.js';
 import type { Aggregate, Direction } from './grammar.js';
 import { DATED, NUMERIC, isIdentity, lookupFor, nearestOf, ownFields, pathManagers, typedValue } from './lookups.js';
 import type { MeaningOf, ReadTarget } from './meanings.js';
+import { actorFilter, conditionFilter } from './named-words.js';
 import type { DateBound, FieldWord, Question, Rank } from './question.js';
 import { verbSubject, verbsWalked } from './relation-verbs.js';
 
@@ -42,6 +43,14 @@ const CREATION = /created|placed|opened|submitted|registered|posted|issued|joine
 const NOT_CREATION = /due|deadline|end|expir|until|sent/i;
 const PRICE_WORDS = new Set(['price', 'prices', 'cost', 'costs', 'preco', 'precos', 'custo', 'custos', 'valor', 'valores']);
 
+/** What a clause's words are resolved with beyond the schema: the host's clock and the asking person's rows. */
+export interface ReadContext {
+  readonly now: string | null;
+  readonly actor: ActorRowFilter | null;
+}
+
+const NO_CONTEXT: ReadContext = { now: null, actor: null };
+
 /** The manager a question is about, from its words alone: the first manager named, else the one owner of its field words, else of its values. */
 export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null {
   const named = q.managers.find((m) => m.first)?.meaning.manager;
@@ -52,7 +61,8 @@ export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null 
   if (q.aggregate?.field != null) fieldWords.push(q.aggregate.field);
   if (q.rank?.field != null) fieldWords.push(q.rank.field);
   const owners = new Set<string>();
-  for (const word of fieldWords) {
+  // A host's condition names its manager as a field word does ("how many are overdue?").
+  for (const word of [...fieldWords, ...q.conditions.map((c) => c.meanings)]) {
     const mine = new Set(word.map((m) => m.manager));
     if (owners.size === 0) for (const m of mine) owners.add(m);
     else for (const m of owners) if (!mine.has(m)) owners.delete(m);
@@ -80,7 +90,7 @@ export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null 
 }
 
 /** Resolves a question's words on `target`; null when a word means nothing there or two things as much. */
-export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget): Resolved | null {
+export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget, context: ReadContext = NO_CONTEXT): Resolved | null {
   const spec = target.spec;
   const named = new Set(q.managers.map((m) => m.meaning.manager));
   const filters: Record<string, JsonValue> = {};
@@ -146,9 +156,15 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget)
     else return null;
   }
   if (q.or && ![...byKey.values()].some((e) => e.values.length > 1)) return null;
-  for (const { key, number } of [...bounds, ...dated, ...stated.filters, ...ids]) {
+  const hostNamed = namedFilters(q, target, context);
+  if (hostNamed === null) return null;
+  for (const { key, number } of [...bounds, ...dated, ...stated.filters, ...ids, ...hostNamed.filters]) {
     if (key in filters) return null;
     filters[key] = number;
+  }
+  if (hostNamed.exclude !== null) {
+    if (Object.keys(exclude).length > 0) return null;
+    Object.assign(exclude, hostNamed.exclude);
   }
 
   if (q.verbs.length > 0 && !verbsWalked(q.verbs, target, Object.keys(filters))) return null;
@@ -396,6 +412,32 @@ function yearFilter(target: ReadTarget, d: DateBound): { key: string; number: Js
     case 'before': return { key: `${lookup.key}__lt`, number: year };
     case 'until': return { key: `${lookup.key}__lte`, number: year };
   }
+}
+
+/**
+ * The host's conditions and the first person as filters on the subject: each condition of its own
+ * (one negated condition: the rows that do not meet it, alone in `exclude`), the asking person's rows.
+ * Null when a condition is not the subject's, needs a clock there is not, or the person has no rows here.
+ */
+function namedFilters(q: Question, target: ReadTarget, context: ReadContext): { filters: { key: string; number: JsonValue }[]; exclude: Record<string, JsonValue> | null } | null {
+  const filters: { key: string; number: JsonValue }[] = [];
+  let exclude: Record<string, JsonValue> | null = null;
+  for (const said of q.conditions) {
+    const own = said.meanings.filter((m) => m.manager === target.spec.manager);
+    if (own.length !== 1) return null;
+    const filter = conditionFilter(target, own[0] as MeaningOf<'condition'>, context.now);
+    if (filter === null) return null;
+    if (said.negated) {
+      if (exclude !== null) return null;
+      exclude = filter;
+    } else for (const [key, value] of Object.entries(filter)) filters.push({ key, number: value });
+  }
+  if (q.firstPerson) {
+    const mine = actorFilter(target, context.actor);
+    if (mine === null) return null;
+    for (const [key, value] of Object.entries(mine)) filters.push({ key, number: value });
+  }
+  return { filters, exclude };
 }
 
 /** The read's arguments checked against the read tool's schema. */

@@ -30,6 +30,8 @@ export interface CompiledDataReader {
 export interface DataOffer {
   readonly topics: readonly string[];
   readonly example: string;
+  /** More turns to offer, best first (the host's examples this app reads): the sentence quotes up to three. */
+  readonly examples?: readonly string[];
 }
 
 /** A date phrase of the clause, its offsets relative to the clause, its period as RFC 3339 (null without a clock). */
@@ -51,6 +53,24 @@ export interface PreviousStep {
   readonly compute?: ComputeSpec;
 }
 
+/** The asking person's own rows: the filter on `manager` that picks them (context key `actorRow`, set by the host). */
+export interface ActorRowFilter {
+  readonly manager: string;
+  readonly filter: JsonObject;
+}
+
+/** Which words of a clause made which part of a data reading, and what they matched: for `plumb route --explain`. */
+export interface DataExplanation {
+  readonly clause: string;
+  /** `read`: the clause became these steps; `unread`: about data, not readable; `none`: not a data question. */
+  readonly outcome: 'read' | 'unread' | 'none';
+  /** Each consumed word, the part of the plan it made, and the schema name or derived word it matched. */
+  readonly words: readonly { readonly text: string; readonly part: string; readonly matched: string }[];
+  /** Words nothing consumed (the reason a clause is not read). */
+  readonly unconsumed: readonly string[];
+  readonly reason: string | null;
+}
+
 export interface DataClause {
   /** The clause as typed and folded (same length). */
   readonly typed: string;
@@ -61,6 +81,10 @@ export interface DataClause {
   readonly previous: readonly PreviousStep[];
   /** The host's clock (`context.now`, RFC 3339), for dates the reader resolves itself; null without one. */
   readonly now: string | null;
+  /** The asking person's rows, where the host maps actors to rows; null: first-person words stay unread. */
+  readonly actorRow?: ActorRowFilter | null;
+  /** Receives the explanation of the clause's reading (`plumb route --explain`); absent, none is built. */
+  readonly explain?: (explanation: DataExplanation) => void;
 }
 
 export type DataStep =

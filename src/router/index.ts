@@ -15,7 +15,7 @@ export { loadVocabulary, asLanguage } from './vocabulary.js';
 export { mergeVocabularies } from './vocabulary-merge.js';
 export type { Vocabulary } from './vocabulary.js';
 export type { DataWordsInput, LanguageWords, VocabularyFile, VocabularyInput } from './vocabulary-types.js';
-export type { ClauseDate, CompiledDataReader, DataClause, DataOffer, DataReader, DataReaderInput, DataReading, DataStep, DataWord, PreviousStep } from './data-reader.js';
+export type { ActorRowFilter, ClauseDate, CompiledDataReader, DataClause, DataExplanation, DataOffer, DataReader, DataReaderInput, DataReading, DataStep, DataWord, PreviousStep } from './data-reader.js';
 // The text helpers a data reader matches words with, the same way the router does.
 export { escapePhrase, PhraseSet } from './compile.js';
 export type { PhraseMatch } from './compile.js';

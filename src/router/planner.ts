@@ -5,7 +5,7 @@ import { fillArguments, isFreeText, looksLikeIdentifier, namedFlags } from './ar
 import { isPlannable } from './catalogue.js';
 import type { HostClock } from './clock.js';
 import { formatDate, formatDateTime, readClock } from './clock.js';
-import type { ClauseDate, DataReading, PreviousStep } from './data-reader.js';
+import type { ActorRowFilter, ClauseDate, DataExplanation, DataReading, PreviousStep } from './data-reader.js';
 import type { CompiledLanguage, CompiledTool, PhraseSet } from './compile.js';
 import type { DateMention } from './dates.js';
 import { findDates } from './dates.js';
@@ -39,6 +39,17 @@ export interface ReadOptions {
   readonly forceTool?: string;
   /** The read steps of the session's last `run` plan, for a follow-up; none for a turn read on its own. */
   readonly previous?: readonly PreviousStep[];
+  /** Receives each clause's data-reading explanation (`plumb route --explain`). */
+  readonly explain?: (explanation: DataExplanation) => void;
+}
+
+/** The asking person's rows as the host put them in the context (`actorRow: { manager, filter }`); null when absent or malformed. */
+function actorRowOf(context: RouterContext): ActorRowFilter | null {
+  const row = context['actorRow'];
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return null;
+  const { manager, filter } = row as { manager?: unknown; filter?: unknown };
+  if (typeof manager !== 'string' || typeof filter !== 'object' || filter === null || Array.isArray(filter) || Object.keys(filter).length === 0) return null;
+  return { manager, filter: filter as JsonObject };
 }
 
 /** A step as it is built, before the plan is finished. */
@@ -93,6 +104,8 @@ export function readTurn(core: RouterCore, turn: string, options: ReadOptions): 
           dates: clauseDates(dates.filter((d) => d.start >= clause.start && d.end <= clause.end), clause, clock),
           previous: options.previous ?? [],
           now: clock === null ? null : (options.context.now ?? null),
+          actorRow: actorRowOf(options.context),
+          ...(options.explain === undefined ? {} : { explain: options.explain }),
         })
       : null,
   );

@@ -3,7 +3,7 @@ import { PlumbError } from '../core/index.js';
 import type { Catalogue } from './catalogue.js';
 import { loadCatalogue } from './catalogue.js';
 import { compileLanguage } from './compile.js';
-import type { DataReader } from './data-reader.js';
+import type { DataExplanation, DataReader } from './data-reader.js';
 import { readTurn } from './planner.js';
 import type { RouterCore } from './router-core.js';
 import type { Rulebook, RulebookInput } from './rulebook.js';
@@ -34,6 +34,8 @@ export interface PlanOptions {
   readonly language?: string;
   readonly context?: RouterContext;
   readonly onUnread?: OnUnread;
+  /** Receives each clause's data-reading explanation (`plumb route --explain`). */
+  readonly explain?: (explanation: DataExplanation) => void;
 }
 
 export interface Router {
@@ -84,6 +86,7 @@ export function createRouter(options: RouterOptions): Router {
         onUnread: planOptions.onUnread ?? rulebook.onUnread,
         rephrasesSpent: 0,
         index: 0,
+        ...(planOptions.explain === undefined ? {} : { explain: planOptions.explain }),
       });
     },
     session(sessionOptions = {}) {

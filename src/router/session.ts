@@ -7,7 +7,7 @@ import type { Router } from './router.js';
 import { destinationKinds } from './rulebook.js';
 import { checkArguments } from './schema-check.js';
 import { fold } from './text.js';
-import type { PreviousStep } from './data-reader.js';
+import type { DataExplanation, PreviousStep } from './data-reader.js';
 import type { ConfirmationToken } from './tokens.js';
 import { issueToken, sameArguments, tokenIsGenuine } from './tokens.js';
 import type { Effect, Language, OnUnread, RouterContext, TurnPlan } from './types.js';
@@ -109,6 +109,8 @@ export interface ReadTurnOptions {
    * is open. Absent: as the reply to the open question, if there is one.
    */
   readonly reply?: number | null;
+  /** Receives each clause's data-reading explanation (`plumb route --explain`). */
+  readonly explain?: (explanation: DataExplanation) => void;
 }
 
 /** A conversation: carries what the router needs from one turn to the next, and the tool check's history. */
@@ -233,7 +235,7 @@ class RouterSession implements Session {
     const context = options.context ?? this.#state.context;
     const index = this.#state.answered.reads + 1;
     const chosen = options.language === undefined ? this.#state.answerSettings.language : asLanguage(options.language);
-    const readOptions = { ...this.#options(index, context), language: chosen };
+    const readOptions = { ...this.#options(index, context), language: chosen, ...(options.explain === undefined ? {} : { explain: options.explain }) };
     const core = this.#router.core;
     const asked = this.#state.answered.open;
     const open = options.reply === undefined ? asked : options.reply === null || asked?.index !== options.reply ? null : asked;

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { PlumbError } from '../core/index.js';
 import type { App } from '../data/index.js';
 import { createAppReader, createEngine } from '../engine/index.js';
+import type { ActorRow } from '../engine/index.js';
 import type { AppReader, Engine, EngineHooks } from '../engine/index.js';
 import type { RulebookInput, VocabularyFile } from '../router/index.js';
 import { configuredPlannedRunner } from '../planned/index.js';
@@ -30,6 +31,10 @@ export interface ChatHost {
   readonly vocabulary?: string | VocabularyFile | undefined;
   /** Router rulebook (YAML text or parsed); replaces the `rulebook` file setting. */
   readonly rulebook?: string | RulebookInput | undefined;
+  /** How a signed-in actor maps to their rows (`actorRow` on the host definition). */
+  readonly actorRow?: ActorRow | undefined;
+  /** The host's example questions: those the router reads are offered when a turn is not read. */
+  readonly examples?: readonly string[] | undefined;
 }
 
 export interface ChatStack extends AsyncDisposable {
@@ -96,6 +101,8 @@ export async function createChatStack(options: {
           toolSettings: { maxResults: tools.settings.maxResults, maxResultBytes: tools.settings.maxResultBytes, queryTimeoutSeconds: tools.settings.queryTimeoutSeconds },
           ...definedAs('vocabulary', routerFile('vocabulary', host.vocabulary, config.vocabulary, cwd)),
           ...definedAs('rulebook', routerFile('rulebook', host.rulebook, config.rulebook, cwd)),
+          ...(host.actorRow === undefined ? {} : { actorRow: host.actorRow }),
+          ...(host.examples === undefined ? {} : { examples: host.examples }),
         });
   let store: Store;
   if (journal.kind === 'memory') store = createMemoryStore();

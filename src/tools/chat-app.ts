@@ -39,6 +39,15 @@ export interface ChatManager {
   readonly chatExposed: boolean;
   /** Catalogue metadata that ranks and explains the manager (never what is visible). */
   readonly catalog?: { readonly domain?: string | undefined; readonly useWhen?: string | undefined; readonly distinguishFrom?: readonly string[] | undefined } | undefined;
+  /** The host's named conditions ("overdue"): each a filter in the lookup language, `$now`/`$today` for the asking time. */
+  readonly conditions?: readonly ChatCondition[] | undefined;
+}
+
+export interface ChatCondition {
+  readonly name: string;
+  readonly filter: Readonly<Record<string, unknown>>;
+  readonly description?: string | undefined;
+  readonly words?: { readonly en?: readonly string[] | undefined; readonly 'pt-BR'?: readonly string[] | undefined } | undefined;
 }
 
 export interface ChatGraphqlRequest {

@@ -20,7 +20,7 @@ export { createReadResultTool, readResultToolName } from './read-result-tool.js'
 export { askUser, isQuestion, createAskUserTool, askUserToolName, questionBounds } from './ask-user.js';
 export type { QuestionSpec, QuestionChoiceSpec, QuestionResult } from './ask-user.js';
 export type { StoredResultLookup } from './read-result-tool.js';
-export type { ChatApp, ChatManager, ChatField, ChatRelation, ChatCardinality, ChatGraphqlRequest } from './chat-app.js';
+export type { ChatApp, ChatCondition, ChatManager, ChatField, ChatRelation, ChatCardinality, ChatGraphqlRequest } from './chat-app.js';
 export { buildSchemaIndex, createSchemaIndexCache } from './schema-index.js';
 export type { SchemaIndex, SchemaIndexEntry, SchemaCatalog, IndexedManager, RelationEdge } from './schema-index.js';
 export { searchManagers } from './search-managers.js';

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../core/index.js';
+import type { JsonObject } from '../core/index.js';
 import type { ChatApp, ChatCardinality, ChatManager, ChatRelation } from './chat-app.js';
 import { ownFilterKeys } from './filter-keys.js';
 import { tokenize } from './tokens.js';
@@ -13,6 +15,14 @@ export interface SchemaIndexEntry {
   readonly filters: readonly string[];
   /** The manager's catalogue metadata, when it has any (`distinguishFrom` lists exposed managers only). */
   readonly catalog?: SchemaCatalog;
+  /** The host's named conditions: a name, what it means, and the filter it stands for. */
+  readonly conditions?: readonly SchemaCondition[];
+}
+
+export interface SchemaCondition {
+  readonly name: string;
+  readonly description: string;
+  readonly filter: JsonObject;
 }
 
 export interface SchemaCatalog {
@@ -97,7 +107,7 @@ function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
   entries.forEach((entry, i) => {
     if (i > 0) hash.update(',');
     const q = JSON.stringify;
-    let text = `{${entry.catalog === undefined ? '' : `"catalog":${catalogJson(entry.catalog)},`}"description":${q(entry.description)},"fields":[`;
+    let text = `{${entry.catalog === undefined ? '' : `"catalog":${catalogJson(entry.catalog)},`}${entry.conditions === undefined ? '' : `"conditions":${canonicalJson(entry.conditions)},`}"description":${q(entry.description)},"fields":[`;
     entry.fields.forEach((field, k) => {
       text += `${k > 0 ? ',' : ''}{"name":${q(field.name)},"type":${q(field.type)}}`;
     });
@@ -143,6 +153,7 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
     .sort((a, b) => byName(a.name, b.name));
   const filters = ownFilterKeys(manager.fields, visibleRelations, cardinalityOf);
   const catalog = catalogOf(manager, exposed);
+  const conditions = (manager.conditions ?? []).map((c): SchemaCondition => ({ name: c.name, description: c.description ?? '', filter: c.filter as JsonObject }));
   const entry: SchemaIndexEntry = Object.freeze({
     manager: manager.name,
     description: manager.description ?? '',
@@ -150,6 +161,7 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
     relations: Object.freeze(relations),
     filters: Object.freeze(filters),
     ...(catalog === undefined ? {} : { catalog }),
+    ...(conditions.length === 0 ? {} : { conditions: Object.freeze(conditions) }),
   });
   const nameTokens = tokensOf(manager.name);
   const strong = new Set<string>();
@@ -157,8 +169,11 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
   for (const relation of relations) for (const token of tokensOf(relation.name)) strong.add(token);
   // The catalogue ranks: its domain as strongly as a field, its use-when as the description.
   for (const token of tokensOf(catalog?.domain ?? '')) strong.add(token);
+  // A condition is found by its name as strongly as a field ("overdue"), by its words and description as the description.
+  for (const c of manager.conditions ?? []) for (const token of tokensOf(c.name)) strong.add(token);
   // A filter key's words are its field or relation name and its operator.
   const weak = new Set<string>([...tokensOf(entry.description), ...tokensOf(catalog?.useWhen ?? '')]);
+  for (const c of manager.conditions ?? []) for (const text of [c.description ?? '', ...(c.words?.en ?? []), ...(c.words?.['pt-BR'] ?? [])]) for (const token of tokensOf(text)) weak.add(token);
   if (filters.length > 0) for (const token of operatorTokens) weak.add(token);
   const haystack = [...new Set([...nameTokens, ...strong, ...weak])].join(' ');
   return {

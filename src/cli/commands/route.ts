@@ -2,7 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { createAppReader } from '../../reading/index.js';
-import type { CatalogueEntry, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
+import type { CatalogueEntry, DataExplanation, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
+import type { JsonObject } from '../../core/index.js';
+import { userActor } from '../../core/index.js';
 import { createRouter, sessionFromJSON } from '../../router/index.js';
 import { createChatTools } from '../../tools/index.js';
 import { splitConfig } from '../../config/index.js';
@@ -24,6 +26,8 @@ interface RouteOptions {
   readonly saveSession?: string;
   readonly onUnread?: string;
   readonly json?: boolean;
+  readonly explain?: boolean;
+  readonly actor?: string;
 }
 
 /** The secret a CLI session signs its history with; set PLUMB_ROUTER_SECRET to share sessions with a host. */
@@ -45,17 +49,19 @@ export function registerRouteCommand(program: Command, io: CliIo): void {
     .option('--save-session <file>', 'write the session after this turn to this file')
     .option('--on-unread <setting>', 'model or refuse: what a new session does with unread turns')
     .option('--json', 'print the TurnPlan as JSON')
+    .option('--explain', 'also say which words made which part of the plan and what they matched (for unread: the words nothing consumed)')
+    .option('--actor <id>', "read as this signed-in user (first-person turns go through the host's actorRow)")
     .action(async (turn: string, options: RouteOptions) => {
-      const { router, close } = await buildRouter(options);
+      const { router, close, actorContext } = await buildRouter(options);
       try {
-        await routeTurn(router, turn, options, io);
+        await routeTurn(router, turn, options, io, actorContext);
       } finally {
         await close();
       }
     });
 }
 
-async function routeTurn(router: Router, turn: string, options: RouteOptions, io: CliIo): Promise<void> {
+async function routeTurn(router: Router, turn: string, options: RouteOptions, io: CliIo, actorContext: JsonObject): Promise<void> {
   if (options.onUnread !== undefined && options.onUnread !== 'model' && options.onUnread !== 'refuse') {
     throw new CliUsageError(`--on-unread must be model or refuse, not '${options.onUnread}'`);
   }
@@ -64,19 +70,36 @@ async function routeTurn(router: Router, turn: string, options: RouteOptions, io
   }
   let plan: TurnPlan;
   let session: Session | null = null;
+  const explained: DataExplanation[] = [];
+  const explain = options.explain === true ? { explain: (e: DataExplanation) => explained.push(e) } : {};
+  const extra: RouterContext = { ...(options.now === undefined ? {} : { now: options.now }), ...actorContext };
   if (options.session !== undefined || options.saveSession !== undefined) {
     session = options.session === undefined ? newSession(router, options) : sessionFromJSON(router, await readText(options.session, '--session'));
-    const context: RouterContext | undefined = options.now === undefined ? undefined : { ...session.state().context, now: options.now };
-    plan = session.read(turn, context === undefined ? {} : { context });
+    const context: RouterContext | undefined = Object.keys(extra).length === 0 ? undefined : { ...session.state().context, ...extra };
+    plan = session.read(turn, { ...(context === undefined ? {} : { context }), ...explain });
   } else {
     plan = router.plan(turn, {
       ...(options.language === undefined ? {} : { language: options.language }),
-      ...(options.now === undefined ? {} : { context: { now: options.now } }),
+      ...(Object.keys(extra).length === 0 ? {} : { context: extra }),
       ...(options.onUnread === undefined ? {} : { onUnread: options.onUnread }),
+      ...explain,
     });
   }
   if (session !== null && options.saveSession !== undefined) await writeFile(options.saveSession, session.toJSON(), 'utf8');
-  io.stdout(options.json === true ? `${JSON.stringify(plan, null, 2)}\n` : summary(plan));
+  if (options.json === true) io.stdout(`${JSON.stringify(options.explain === true ? { plan, explanation: explained } : plan, null, 2)}\n`);
+  else io.stdout(`${summary(plan)}${options.explain === true ? explanationText(explained) : ''}`);
+}
+
+/** The explanation readably: per clause, each word → the part of the plan it made ← what it matched. */
+function explanationText(explained: readonly DataExplanation[]): string {
+  if (explained.length === 0) return 'explain: no clause went to the data reader\n';
+  const lines: string[] = [];
+  for (const e of explained) {
+    lines.push(`explain "${e.clause}": ${e.outcome}${e.reason === null ? '' : ` (${e.reason})`}`);
+    for (const w of e.words) lines.push(`  "${w.text}" → ${w.part}  ← ${w.matched}`);
+    if (e.unconsumed.length > 0) lines.push(`  nothing consumed: ${e.unconsumed.map((w) => `"${w}"`).join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function newSession(router: Router, options: RouteOptions): Session {
@@ -92,7 +115,7 @@ function newSession(router: Router, options: RouteOptions): Session {
  * demo's) app reader, the same router a chat turn meets: host tools, one data read per exposed
  * manager, the words of the schema and the data under the host's vocabulary.
  */
-async function buildRouter(options: RouteOptions): Promise<{ router: Router; close: () => Promise<void> }> {
+async function buildRouter(options: RouteOptions): Promise<{ router: Router; close: () => Promise<void>; actorContext: JsonObject }> {
   const secret = process.env['PLUMB_ROUTER_SECRET'] ?? LOCAL_SECRET;
   const vocabularyFile = options.vocabulary === undefined ? undefined : await readText(options.vocabulary, '--vocabulary');
   const rulebookFile = options.rulebook === undefined ? undefined : await readText(options.rulebook, '--rulebook');
@@ -102,7 +125,7 @@ async function buildRouter(options: RouteOptions): Promise<{ router: Router; clo
     const list = Array.isArray(data) ? data : (data as { catalogue?: unknown } | null)?.catalogue;
     if (!Array.isArray(list)) throw new CliUsageError('--catalogue must hold an array of tool entries (or { catalogue: [...] })');
     const router = createRouter({ catalogue: list as CatalogueEntry[], secret, ...(vocabularyFile === undefined ? {} : { vocabulary: vocabularyFile }), ...(rulebookFile === undefined ? {} : { rulebook: rulebookFile }) });
-    return { router, close: () => Promise.resolve() };
+    return { router, close: () => Promise.resolve(), actorContext: {} };
   }
   const loaded = await loadCliConfig(options);
   if (loaded.host === undefined) throw noApp(loaded, ', or --catalogue FILE for a router over a catalogue alone');
@@ -120,8 +143,11 @@ async function buildRouter(options: RouteOptions): Promise<{ router: Router; clo
       maxValuesPerField: config.maxValuesPerField,
       ...((vocabularyFile ?? vocabulary) === undefined ? {} : { vocabulary: vocabularyFile ?? vocabulary }),
       ...((rulebookFile ?? rulebook) === undefined ? {} : { rulebook: rulebookFile ?? rulebook }),
+      ...(opened.opened.host.actorRow === undefined ? {} : { actorRow: opened.opened.host.actorRow }),
+      examples: opened.opened.examples,
     });
-    return { router: reader.router(), close: () => opened.close() };
+    const actorContext = options.actor === undefined ? {} : reader.actorContext(userActor(options.actor, []));
+    return { router: reader.router(), close: () => opened.close(), actorContext };
   } catch (error) {
     await opened.close();
     throw error;

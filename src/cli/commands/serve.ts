@@ -99,7 +99,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
     closers.push(() => shared.close());
     const rateLimiter = createRateLimiter(config.rateLimit, shared.rateStore);
     const tokenBudget = createTokenBudget(rateLimiter);
-    stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: { tools, vocabulary, rulebook }, cwd: loaded.root, events: shared.events });
+    stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap, host: { tools, vocabulary, rulebook, actorRow: opened.opened.host.actorRow, examples }, cwd: loaded.root, events: shared.events });
     closers.push(() => stack.close());
     const server = await createServer({
       app,

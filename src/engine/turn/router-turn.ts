@@ -48,7 +48,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     // A router question left open by the thread's last turn: this message is its reply, bound to it explicitly.
     const replying = run.session.session.summary().asking ? await openQuestion(run) : undefined;
     plan = run.session.session.read(text, {
-      context: { now: rfc3339(run.parts.clock()) },
+      context: { now: rfc3339(run.parts.clock()), ...(routing.reader.actorContext?.(run.actor) ?? {}) },
       ...(run.language === undefined ? {} : { language: run.language }),
       ...(replying?.planIndex === undefined ? {} : { reply: replying.planIndex }),
     });

@@ -2,6 +2,7 @@ import type { AnswerLabels, RenderInput, StepOutcome as AnswerStepOutcome, Writt
 import type { LiveSessions } from './live-sessions.js';
 import type { Language, Router, Session } from '../../router/index.js';
 import type { Tool } from '../../tools/index.js';
+import type { Actor, JsonObject } from '../../core/index.js';
 
 /**
  * What the engine needs from an app reader (`createAppReader`): the router to read the next turn
@@ -17,6 +18,8 @@ export interface EngineReader {
   stale?(): boolean;
   /** Re-reads now; resolves true when the vocabulary changed. */
   refresh?(signal?: AbortSignal): Promise<boolean>;
+  /** The router context keys for an actor's turns (`actorRow`: the rows that are theirs), where the host maps actors to rows. */
+  actorContext?(actor: Actor): JsonObject;
   /** A write ran: what the reader indexed may have changed. */
   noteWrite?(): void;
   /** The row type of a tool's results in a language ('part' / 'parts'), for the renderer. */
