@@ -70,6 +70,7 @@ export function caseOpener(options: CaseKitOptions): OpenEvalCase {
         clock,
         ...(fixture.host.vocabulary === undefined ? {} : { vocabulary: fixture.host.vocabulary }),
         ...(fixture.host.rulebook === undefined ? {} : { rulebook: fixture.host.rulebook }),
+        ...(fixture.host.actorRow === undefined ? {} : { actorRow: fixture.host.actorRow }),
       });
       store = options.store === 'sqlite' ? await openSqliteStore({ path: join(requireDirectory(options), `${evalCase.id}.sqlite`) }) : createMemoryStore();
       const scripts = options.scripts !== false;

@@ -72,8 +72,7 @@ export const Tank = defineManager({
 
 export const Batch = defineManager({
   name: 'Batch',
-  // conditions (issue 26): host-named filters; not read by defineManager on this branch yet.
-  // conditions: { unfinished: { packaged_on__isnull: true, status__in: ['fermenting', 'conditioning'] } },
+  conditions: { unfinished: { packagedOn__isnull: true, status__in: ['fermenting', 'conditioning'] } },
   description: 'One brew of a recipe in a tank.',
   table: 'batches',
   fields: {
@@ -94,7 +93,6 @@ export const Batch = defineManager({
 export default defineHost({
   managers: [Brewer, Ingredient, Recipe, Tank, Batch],
   tables: 'attach',
-  // actorRow (issue 26): the rows of Brewer whose email is the asking actor's id. Not read by the
-  // config loader on this branch yet; uncomment when it is.
-  // actorRow: { manager: 'Brewer', field: 'email' },
+  // The rows of Brewer whose email is the asking actor's id are \"mine\".
+  actorRow: { manager: 'Brewer', field: 'email' },
 });

@@ -97,7 +97,6 @@ export const Player = defineManager({
 export default defineHost({
   managers: [Sponsor, Venue, Team, Match, Player],
   tables: 'attach',
-  // actorRow (issue 26): the rows of Player whose email is the asking actor's id. Not read by the
-  // config loader on this branch yet; uncomment when it is.
-  // actorRow: { manager: 'Player', field: 'email' },
+  // The rows of Player whose email is the asking actor's id are \"mine\".
+  actorRow: { manager: 'Player', field: 'email' },
 });

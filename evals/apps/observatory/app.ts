@@ -85,7 +85,6 @@ export const Session = defineManager({
 export default defineHost({
   managers: [Observer, Target, Telescope, Session],
   tables: 'attach',
-  // actorRow (issue 26): the rows of Observer whose email is the asking actor's id. Not read by the
-  // config loader on this branch yet; uncomment when it is.
-  // actorRow: { manager: 'Observer', field: 'email' },
+  // The rows of Observer whose email is the asking actor's id are \"mine\".
+  actorRow: { manager: 'Observer', field: 'email' },
 });

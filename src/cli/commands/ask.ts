@@ -61,7 +61,7 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     // The CLI is one session: an anonymous visitor keeps one thread across runs.
     const actor: Actor = opened.actor.kind === 'anonymous' ? { kind: 'anonymous', sessionKey: 'plumb-cli' } : opened.actor;
     const { app, tools, vocabulary, rulebook } = opened.opened;
-    await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook }, cwd: opened.loaded.root, ...(clock === undefined ? {} : { clock }) });
+    await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook, actorRow: opened.opened.host.actorRow, examples: opened.opened.examples }, cwd: opened.loaded.root, ...(clock === undefined ? {} : { clock }) });
     const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
     await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...threadChoice(options), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
   });
