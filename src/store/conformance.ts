@@ -394,6 +394,16 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.endOrphanedTurn('no-such-turn', counted)).toBeUndefined();
       });
 
+      it("resolves an ended orphan's claimed confirmations in the same step, and only its claimed ones", async () => {
+        const { thread, turn } = await threadWithTurn();
+        for (const id of ['cut', 'waiting']) await store.createConfirmation(confirmation(id, thread.id, turn.id, 'user:alice', now + 50));
+        await store.claimConfirmation('cut', 'user:alice', now);
+        const unknown = { outcome: 'outcome_unknown' };
+        expect(await store.endOrphanedTurn(turn.id, (ended, items) => ({ ...ending(ended, items), claimed: unknown }))).toMatchObject({ status: 'failed' });
+        expect(await store.getConfirmation('cut')).toMatchObject({ status: 'resolved', resolution: unknown, resolvedAt: now });
+        expect((await store.getConfirmation('waiting'))?.status).toBe('pending');
+      });
+
       it('lets exactly one of many concurrent recoveries end an orphaned turn', async () => {
         const { thread, turn } = await threadWithTurn();
         const results = await Promise.all(Array.from({ length: 20 }, () => store.endOrphanedTurn(turn.id, ending)));

@@ -566,6 +566,7 @@ export class MemoryStore implements Store {
     if (turn.lease !== null) this.#leases.delete(turn.lease);
     const state = this.#thread(turn.threadId);
     const ending = end(turn, state.items.filter((item) => item.turnId === turnId));
+    if (ending.claimed !== undefined) await this.resolveClaimedConfirmations(turnId, ending.claimed, this.#clock());
     await this.appendItems(turnId, ending.items, ending.patch);
     return this.#turns.get(turnId);
   }

@@ -447,6 +447,7 @@ export class PostgresStore implements Store {
       const turn = toTurn(locked);
       const items = (await query(this.#t.turnItems, [threadId, 0, turnId])).rows.map((row) => toItem(row as unknown as ItemRow));
       const ending = end(turn, items);
+      if (ending.claimed !== undefined) await query(this.#t.resolveClaimedConfirmations, [turnId, jsonText(ending.claimed, 'a resolution'), this.#clock()]);
       await this.#append(query, turnId, ending.items, ending.patch);
       return toTurn((await query(this.#t.getTurn, [turnId])).rows[0] as unknown as TurnRow);
     });

@@ -551,6 +551,10 @@ export class SqliteStore implements Store {
           const turn = toTurn(row);
           const items = (this.#sql.turnItems.all(turn.threadId, 0, turnId) as ItemRow[]).map(toItem);
           const ending = end(turn, items);
+          if (ending.claimed !== undefined) {
+            const text = jsonText(ending.claimed, 'a resolution');
+            for (const id of this.#sql.claimedConfirmations.all(turnId) as string[]) this.#sql.resolveConfirmation.run(text, this.#clock(), id);
+          }
           this.#appendItems(turnId, ending.items, ending.patch);
           return this.#turnOrThrow(turnId);
         })

@@ -93,6 +93,8 @@ export interface LeaseRecord {
 export interface OrphanEnding {
   readonly items: readonly NewItem[];
   readonly patch: TurnPatch;
+  /** Resolves the turn's `claimed` confirmations with this resolution (at the store's clock), in the same transaction. */
+  readonly claimed?: JsonValue;
 }
 
 export interface ItemRecord {

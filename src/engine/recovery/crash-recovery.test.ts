@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
+import { cleanupWithStore } from '../../server/index.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -95,5 +96,20 @@ describe('nothing a client saw is lost', () => {
     expect(items.map((item) => item.kind)).toEqual(['user_text', 'tool_call', 'confirmation_request', 'confirmation_resolution', 'confirmation_resolution', 'tool_result', 'error']);
     const request = items.find((item) => item.kind === 'confirmation_request')!;
     expect(await store.getConfirmation((request.data as { confirmationId: string }).confirmationId)).toMatchObject({ status: 'resolved' });
+  }, 30_000);
+
+  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, and retention removes it', async () => {
+    const { store, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
+    expect(marker).toContain('executed');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+    const request = (await store.listItems(thread.id)).find((item) => item.kind === 'confirmation_request')!;
+    const id = (request.data as { confirmationId: string }).confirmationId;
+    const resolved = await store.getConfirmation(id);
+    expect(resolved).toMatchObject({ status: 'resolved', resolution: { outcome: 'outcome_unknown' } });
+    // Retention removes it like any resolved confirmation; the thread, recent, stays.
+    const report = await cleanupWithStore(store, 24, { now: Date.now() + 60_000 });
+    expect(report.confirmationsDeleted).toBe(1);
+    expect(report.threadsDeleted).toEqual([]);
+    expect(await store.getConfirmation(id)).toBeUndefined();
   }, 30_000);
 });

@@ -6,6 +6,7 @@
  * - `approve-before-journal`: a held write is approved, and the process stops for good right after
  *   the turn went `running` and before the approval is journaled (the store's append never returns).
  * - `approve-before-claim`: likewise, after the approval is journaled and before the confirmation is claimed.
+ * - `inside-write`: the approved write is claimed and starts, and never returns.
  * Not part of the library.
  */
 import { appendFileSync } from 'node:fs';
@@ -62,8 +63,9 @@ const engine = createEngine({
       description: 'Adds a part.',
       input: z.object({ name: z.string() }),
       effect: 'write',
-      handler: () => {
+      handler: async () => {
         appendFileSync(markerPath, 'executed\n');
+        if (mode === 'inside-write') await forever;
         return { id: 1 };
       },
     }),
