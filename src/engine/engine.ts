@@ -116,6 +116,7 @@ class PlumbEngine implements Engine {
       tails,
       scheduleExpiry: (confirmationId, expiresAt) => this.#expiry.schedule(confirmationId, expiresAt),
       joinSteered: (run) => this.#queue.join(run),
+      lease: () => this.#recovery.lease.id,
     });
     const label = titleLabel(this.#parts.routing?.reader);
     this.#runner = new TurnRunner({

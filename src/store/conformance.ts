@@ -394,6 +394,41 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.endOrphanedTurn('no-such-turn', counted)).toBeUndefined();
       });
 
+      it("resolves an ended orphan's claimed confirmations in the same step, and only its claimed ones", async () => {
+        const { thread, turn } = await threadWithTurn();
+        for (const id of ['cut', 'waiting']) await store.createConfirmation(confirmation(id, thread.id, turn.id, 'user:alice', now + 50));
+        await store.claimConfirmation('cut', 'user:alice', now);
+        const unknown = { outcome: 'outcome_unknown' };
+        expect(await store.endOrphanedTurn(turn.id, (ended, items) => ({ ...ending(ended, items), claimed: unknown }))).toMatchObject({ status: 'failed' });
+        expect(await store.getConfirmation('cut')).toMatchObject({ status: 'resolved', resolution: unknown, resolvedAt: now });
+        expect((await store.getConfirmation('waiting'))?.status).toBe('pending');
+      });
+
+      it('fences a running turn\'s writes by its lease: lease_lost once recovered or taken over, and nothing of the write kept', async () => {
+        await store.acquireLease({ id: 'old', holder: 'host:1', ttlMs: 10 });
+        const thread = await store.createThread({ owner: 'user:alice' });
+        const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'hi', lease: 'old' });
+        const fence = { lease: 'old' };
+        await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'kept' } }], { status: 'running' }, fence);
+        const lost = async (write: Promise<unknown>) => {
+          const error = await write.then(() => undefined, (e: unknown) => e);
+          expect(isPlumbError(error) && error.code).toBe('lease_lost');
+        };
+        await lost(store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'other lease' } }], undefined, { lease: 'new' }));
+        now += 10;
+        // Lapsed but not recovered: nobody else has the turn, so its holder still writes.
+        await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'late but alone' } }], undefined, fence);
+        await store.endOrphanedTurn(begun.turn.id, ending);
+        await lost(store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'after recovery' } }], { status: 'completed' }, fence));
+        await lost(store.stageItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'staged' } }], undefined, fence).then((staged) => staged.committed));
+        // Retried by another engine, the turn runs under that engine's lease; the old one stays fenced out.
+        await store.updateTurn(begun.turn.id, { status: 'running', lease: 'new' }, ['failed']);
+        await lost(store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'stale' } }], { status: 'completed' }, fence));
+        await store.appendItems(begun.turn.id, [{ kind: 'assistant_text', data: { text: 'retried' } }], undefined, { lease: 'new' });
+        expect((await store.listItems(thread.id)).map((item) => (item.kind === 'assistant_text' ? (item.data as { text: string }).text : item.kind))).toEqual(['user_text', 'kept', 'late but alone', 'error', 'retried']);
+        expect((await store.getTurn(begun.turn.id))?.status).toBe('running');
+      });
+
       it('lets exactly one of many concurrent recoveries end an orphaned turn', async () => {
         const { thread, turn } = await threadWithTurn();
         const results = await Promise.all(Array.from({ length: 20 }, () => store.endOrphanedTurn(turn.id, ending)));

@@ -29,6 +29,7 @@ export type {
   StagedItems,
   LeaseRecord,
   OrphanEnding,
+  WriteFence,
   QueuedMessage,
   EnqueueInput,
   EnqueueResult,

@@ -1,7 +1,7 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { counterIds } from './ordered-ids.js';
-import { checkKind, checkLeaseTtl, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
+import { checkFence, checkKind, checkLeaseTtl, checkStatus, closedError, jsonCopy, notFound, retentionLimit } from './records.js';
 import { activeTurnStatuses } from './types.js';
 import { afterCursor, checkItemPage, checkThreadPage, checkTitleSource, cursorOf, foldText, forkRequestKey, forkedTurnStatus, pageCut } from './pages.js';
 import type {
@@ -33,6 +33,7 @@ import type {
   ThreadPage,
   ThreadPageOptions,
   TitleSource,
+  WriteFence,
 } from './types.js';
 
 interface ThreadState {
@@ -357,14 +358,15 @@ export class MemoryStore implements Store {
     return next;
   }
 
-  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems> {
-    return { records: await this.appendItems(turnId, items, turnPatch), committed: Promise.resolve() };
+  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<StagedItems> {
+    return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
   }
 
-  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<readonly ItemRecord[]> {
     this.#open();
     const turn = this.#turns.get(turnId);
     if (turn === undefined) throw notFound('turn', turnId);
+    checkFence(turnId, fence?.lease, turn.lease, turn.status);
     const state = this.#thread(turn.threadId);
     // Validate and copy everything before touching state: a failure leaves nothing behind.
     const copies = new Array<JsonValue>(items.length);
@@ -566,6 +568,7 @@ export class MemoryStore implements Store {
     if (turn.lease !== null) this.#leases.delete(turn.lease);
     const state = this.#thread(turn.threadId);
     const ending = end(turn, state.items.filter((item) => item.turnId === turnId));
+    if (ending.claimed !== undefined) await this.resolveClaimedConfirmations(turnId, ending.claimed, this.#clock());
     await this.appendItems(turnId, ending.items, ending.patch);
     return this.#turns.get(turnId);
   }

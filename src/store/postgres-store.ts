@@ -1,7 +1,7 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { orderedIds } from './ordered-ids.js';
-import { checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
+import { checkFence, checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
 import { definedOnly, toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
 import type { ConfirmationRow, ItemRow, LeaseRow, QueuedRow, ThreadRow, TurnRow } from './rows.js';
 import { sqlState, violatedConstraint } from './postgres-sql.js';
@@ -37,6 +37,7 @@ import type {
   ThreadPage,
   ThreadPageOptions,
   TitleSource,
+  WriteFence,
 } from './types.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -275,9 +276,18 @@ export class PostgresStore implements Store {
     return undefined;
   }
 
-  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<readonly ItemRecord[]> {
     this.#open();
-    return this.#append(this.#sql.query, turnId, items, turnPatch);
+    if (fence === undefined) return this.#append(this.#sql.query, turnId, items, turnPatch);
+    // The thread's lock first (the order recovery takes it in), then the turn as it is now: a
+    // recovery either committed before (the fence sees it) or waits for this write.
+    return this.#sql.transaction(async (query) => {
+      await query(this.#t.lockTurnThread, [turnId]);
+      const turn = (await query(this.#t.getTurn, [turnId])).rows[0] as unknown as TurnRow | undefined;
+      if (turn === undefined) throw notFound('turn', turnId);
+      checkFence(turnId, fence.lease, turn.lease_id, turn.status);
+      return this.#append(query, turnId, items, turnPatch);
+    });
   }
 
   async #append(query: SqlQuery, turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): Promise<ItemRecord[]> {
@@ -312,8 +322,8 @@ export class PostgresStore implements Store {
     );
   }
 
-  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems> {
-    return { records: await this.appendItems(turnId, items, turnPatch), committed: Promise.resolve() };
+  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<StagedItems> {
+    return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
   }
 
   async listItems(threadId: string, options: ListItemsOptions = {}): Promise<readonly ItemRecord[]> {
@@ -447,6 +457,7 @@ export class PostgresStore implements Store {
       const turn = toTurn(locked);
       const items = (await query(this.#t.turnItems, [threadId, 0, turnId])).rows.map((row) => toItem(row as unknown as ItemRow));
       const ending = end(turn, items);
+      if (ending.claimed !== undefined) await query(this.#t.resolveClaimedConfirmations, [turnId, jsonText(ending.claimed, 'a resolution'), this.#clock()]);
       await this.#append(query, turnId, ending.items, ending.patch);
       return toTurn((await query(this.#t.getTurn, [turnId])).rows[0] as unknown as TurnRow);
     });
@@ -661,6 +672,7 @@ function statements(prefix: string) {
     blockingTurns: `select * from ${turns} where (owner = $1 and request_key = $2) or (thread_id = $3 and ended_at is null) or id = $4`,
     getTurn: `select * from ${turns} where id = $1`,
     lockTurn: `select * from ${turns} where id = $1 for update`,
+    lockTurnThread: `select 1 from ${threads} where id = (select thread_id from ${turns} where id = $1) for update`,
     threadTurns: `select * from ${turns} where id in (select turn_id from ${items} where thread_id = $1) order by created_at, id`,
     turnsWithActiveStatus: `select * from ${turns} where status = $1 and ended_at is null order by created_at, id`,
     turnsWithStatus: `select * from ${turns} where status = $1 order by created_at, id`,

@@ -1,6 +1,6 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { defaultRetentionLimit, itemKinds, turnStatuses } from './types.js';
+import { activeTurnStatuses, defaultRetentionLimit, itemKinds, turnStatuses } from './types.js';
 import type { ItemKind, NewItem, RetentionOptions, TurnStatus } from './types.js';
 
 /** Checks shared by every implementation, so that they reject the same malformed input. */
@@ -123,4 +123,13 @@ export function checkKind(item: NewItem): void {
   if (!(itemKinds as readonly string[]).includes(item.kind)) {
     throw new PlumbError('store_invalid_record', `Unknown item kind '${String(item.kind)}'. Kinds: ${itemKinds.join(', ')}.`);
   }
+}
+
+/**
+ * A fenced write's check (docs/store.md, "Leases"), inside its transaction: the turn is still
+ * active under `lease`, else the write fails with `lease_lost` and nothing of it is kept.
+ */
+export function checkFence(turnId: string, lease: string | undefined, turnLease: string | null, status: string): void {
+  if (lease === undefined || (turnLease === lease && (activeTurnStatuses as readonly string[]).includes(status))) return;
+  throw new PlumbError('lease_lost', `Turn '${turnId}' no longer runs under lease '${lease}': another engine recovered it or took it over, and nothing of this write was kept.`);
 }

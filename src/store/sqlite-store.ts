@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { PlumbError, sqliteDriver } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
+import { checkFence, checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
 import { definedOnly, toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
 import type { ConfirmationRow, ItemRow, LeaseRow, QueuedRow, ThreadRow, TurnRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
@@ -39,6 +39,7 @@ import type {
   ThreadPage,
   ThreadPageOptions,
   TitleSource,
+  WriteFence,
 } from './types.js';
 
 /**
@@ -77,6 +78,7 @@ export interface SqliteStoreOptions extends StoreOptions {
 interface AppendTarget {
   thread_id: string;
   status: string;
+  lease_id: string | null;
   last: number | null;
 }
 
@@ -97,7 +99,7 @@ export class SqliteStore implements Store {
   /** The hot write paths as transaction functions, built once (better-sqlite3 builds four wrappers per `transaction()` call). */
   readonly #tx: {
     readonly beginTurn: (input: BeginTurnInput) => BeginTurnResult;
-    readonly appendItems: (turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => ItemRecord[];
+    readonly appendItems: (turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence: WriteFence | undefined) => ItemRecord[];
   };
   #closed = false;
   readonly #group: GroupCommit | undefined;
@@ -113,10 +115,10 @@ export class SqliteStore implements Store {
     this.#pages = new SqlitePages(this.#db, prefix, this.#ids, this.#clock);
     this.#group = this.#owned && options.groupCommit !== false ? new GroupCommit(this.#db) : undefined;
     const beginTurn = this.#db.transaction((input: BeginTurnInput) => this.#beginTurn(input));
-    const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined) => this.#appendItems(turnId, items, turnPatch));
+    const appendItems = this.#db.transaction((turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence: WriteFence | undefined) => this.#appendItems(turnId, items, turnPatch, fence));
     this.#tx = {
       beginTurn: (input) => beginTurn.immediate(input),
-      appendItems: (turnId, items, turnPatch) => appendItems.immediate(turnId, items, turnPatch),
+      appendItems: (turnId, items, turnPatch, fence) => appendItems.immediate(turnId, items, turnPatch, fence),
     };
   }
 
@@ -343,21 +345,22 @@ export class SqliteStore implements Store {
     else this.#sql.patchTurnEnded.run(status, activeTurnStatuses.includes(status) ? null : now, ...rest);
   }
 
-  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]> {
-    return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch));
+  async appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<readonly ItemRecord[]> {
+    return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch, fence));
   }
 
-  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems> {
+  async stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<StagedItems> {
     this.#open();
-    if (this.#group === undefined) return { records: await this.appendItems(turnId, items, turnPatch), committed: Promise.resolve() };
-    const staged = this.#group.stage(() => this.#tx.appendItems(turnId, items, turnPatch));
+    if (this.#group === undefined) return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
+    const staged = this.#group.stage(() => this.#tx.appendItems(turnId, items, turnPatch, fence));
     return { records: staged.result, committed: staged.committed };
   }
 
-  #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): ItemRecord[] {
-    // One statement finds the turn's thread, its status and the thread's last ordinal.
+  #appendItems(turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence?: WriteFence): ItemRecord[] {
+    // One statement finds the turn's thread, its status and lease, and the thread's last ordinal.
     const target = this.#sql.appendTarget.get(turnId) as AppendTarget | undefined;
     if (target === undefined) throw notFound('turn', turnId);
+    checkFence(turnId, fence?.lease, target.lease_id, target.status);
     const texts = items.map(checkItem);
     const now = this.#clock();
     const appended = this.#insertItems(target.thread_id, turnId, items, texts, (target.last ?? 0) + 1, now);
@@ -551,6 +554,10 @@ export class SqliteStore implements Store {
           const turn = toTurn(row);
           const items = (this.#sql.turnItems.all(turn.threadId, 0, turnId) as ItemRow[]).map(toItem);
           const ending = end(turn, items);
+          if (ending.claimed !== undefined) {
+            const text = jsonText(ending.claimed, 'a resolution');
+            for (const id of this.#sql.claimedConfirmations.all(turnId) as string[]) this.#sql.resolveConfirmation.run(text, this.#clock(), id);
+          }
           this.#appendItems(turnId, ending.items, ending.patch);
           return this.#turnOrThrow(turnId);
         })
@@ -734,7 +741,7 @@ function prepare(db: Database.Database, prefix: string) {
       `INSERT INTO ${turns} (id, thread_id, owner, request_key, input, status, failure_code, failure_message, input_tokens, output_tokens, lease_id, created_at, updated_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0, ?, ?, ?, NULL)`,
     ),
     getTurn: db.prepare(`SELECT * FROM ${turns} WHERE id = ?`),
-    appendTarget: db.prepare(`SELECT thread_id, status, (SELECT MAX(ordinal) FROM ${items} WHERE thread_id = t.thread_id) AS last FROM ${turns} AS t WHERE id = ?`),
+    appendTarget: db.prepare(`SELECT thread_id, status, lease_id, (SELECT MAX(ordinal) FROM ${items} WHERE thread_id = t.thread_id) AS last FROM ${turns} AS t WHERE id = ?`),
     lastOrdinal: db.prepare(`SELECT MAX(ordinal) FROM ${items} WHERE thread_id = ?`).pluck(),
     patchTurnEnded: db.prepare(
       `UPDATE ${turns} SET status = ?, ended_at = ?,

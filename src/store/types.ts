@@ -89,10 +89,21 @@ export interface LeaseRecord {
   readonly expiresAt: number;
 }
 
+/**
+ * The lease a running turn's write runs under (`appendItems`, `stageItems`): checked in the
+ * write's own transaction; when the turn is no longer active under it (recovered, or taken over
+ * by another engine) the write fails with `lease_lost` and nothing of it is kept.
+ */
+export interface WriteFence {
+  readonly lease: string;
+}
+
 /** How `endOrphanedTurn` ends a turn: the items to append and the turn's change, in one transaction. */
 export interface OrphanEnding {
   readonly items: readonly NewItem[];
   readonly patch: TurnPatch;
+  /** Resolves the turn's `claimed` confirmations with this resolution (at the store's clock), in the same transaction. */
+  readonly claimed?: JsonValue;
 }
 
 export interface ItemRecord {
@@ -351,7 +362,7 @@ export interface Store {
    * Appends items to the turn's thread in one transaction, with consecutive ordinals, and
    * optionally patches the turn in the same transaction. On any failure nothing is written.
    */
-  appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<readonly ItemRecord[]>;
+  appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<readonly ItemRecord[]>;
   /**
    * Like `appendItems`, but may return before the write is durable: the records come back once
    * the write is applied, and `committed` settles when it is committed. A store that groups
@@ -360,7 +371,7 @@ export interface Store {
    * and the caller must not go on as if they were kept. Other stores commit at once. For steps
    * that are safe to run again (read tools), whose events wait for `committed`.
    */
-  stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch): Promise<StagedItems>;
+  stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<StagedItems>;
   listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
   /** A bounded page of the thread's items (`ItemPageOptions`); an unknown thread has none. */
   pageItems(threadId: string, options: ItemPageOptions): Promise<ItemPage>;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,23 +7,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
+import { cleanupWithStore } from '../../server/index.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
 
 const dir = tempDirEach('plumb-crash-');
 const kits: Kit[] = [];
+/** Children a test stopped (SIGSTOP) and may not have resumed: killed after it. */
+const stopped: ChildProcess[] = [];
 const stores: Store[] = [];
 afterEach(async () => {
+  for (const child of stopped.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const made of kits.splice(0)) await made.engine.close();
   for (const store of stores.splice(0)) await store.close();
 });
 
 /**
- * Runs crash-turn.fixture.ts in `mode` and SIGKILLs it once `ready(events, marker)` says so; then
+ * Runs crash-turn.fixture.ts in `mode` and SIGKILLs it (or SIGSTOPs it, to `resume` later) once `ready(events, marker)` says so; then
  * reopens the store, waits for the dead engine's lease to lapse, and starts an engine on it.
  */
-async function crash(mode: string, ready: (events: readonly Record<string, unknown>[], marker: string) => boolean, completions: unknown[] = [{ text: 'never' }]) {
+async function crash(mode: string, ready: (events: readonly Record<string, unknown>[], marker: string) => boolean, completions: unknown[] = [{ text: 'never' }], signal: NodeJS.Signals = 'SIGKILL') {
   const dbPath = join(dir.path, `${mode}.db`);
   const marker = join(dir.path, `${mode}.marker`);
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), dbPath, marker, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,10 +46,11 @@ async function crash(mode: string, ready: (events: readonly Record<string, unkno
     const markerText = (): string => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
     for (let i = 0; i < 3000 && !ready(events, markerText()); i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(ready(events, markerText()), stderr).toBe(true);
-    child.kill('SIGKILL');
-    await exited;
+    child.kill(signal);
+    if (signal === 'SIGKILL') await exited;
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (signal === 'SIGSTOP') stopped.push(child);
+    else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
   const store = await openSqliteStore({ path: dbPath });
   stores.push(store);
@@ -54,7 +60,13 @@ async function crash(mode: string, ready: (events: readonly Record<string, unkno
   await made.engine.ready;
   const [thread] = await store.listThreads('user:alice');
   const [turn] = await store.listTurns(thread!.id);
-  return { events, store, made, thread: thread!, turn: turn!, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : '' };
+  /** A stopped child, resumed: its exit, and what it recorded meanwhile. */
+  const resume = async (): Promise<string> => {
+    child.kill('SIGCONT');
+    await exited;
+    return readFileSync(marker, 'utf8');
+  };
+  return { events, store, made, thread: thread!, turn: turn!, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : '', resume };
 }
 
 describe('nothing a client saw is lost', () => {
@@ -95,5 +107,31 @@ describe('nothing a client saw is lost', () => {
     expect(items.map((item) => item.kind)).toEqual(['user_text', 'tool_call', 'confirmation_request', 'confirmation_resolution', 'confirmation_resolution', 'tool_result', 'error']);
     const request = items.find((item) => item.kind === 'confirmation_request')!;
     expect(await store.getConfirmation((request.data as { confirmationId: string }).confirmationId)).toMatchObject({ status: 'resolved' });
+  }, 30_000);
+
+  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, and retention removes it', async () => {
+    const { store, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
+    expect(marker).toContain('executed');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+    const request = (await store.listItems(thread.id)).find((item) => item.kind === 'confirmation_request')!;
+    const id = (request.data as { confirmationId: string }).confirmationId;
+    const resolved = await store.getConfirmation(id);
+    expect(resolved).toMatchObject({ status: 'resolved', resolution: { outcome: 'outcome_unknown' } });
+    // Retention removes it like any resolved confirmation; the thread, recent, stays.
+    const report = await cleanupWithStore(store, 24, { now: Date.now() + 60_000 });
+    expect(report.confirmationsDeleted).toBe(1);
+    expect(report.threadsDeleted).toEqual([]);
+    expect(await store.getConfirmation(id)).toBeUndefined();
+  }, 30_000);
+
+  it('fences out a process paused past its lease: once another recovered its turn, the resumed process writes nothing to it', async () => {
+    const { store, thread, turn, resume } = await crash('stall', (_seen, text) => text.includes('executed'), [{ text: 'unused' }], 'SIGSTOP');
+    expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+    const recovered = (await store.listItems(thread.id)).map((item) => item.id);
+    const marker = await resume();
+    expect(marker).toContain('refused lease_lost');
+    expect(marker).toContain('done');
+    expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual(recovered);
+    expect(await store.getTurn(turn.id)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
   }, 30_000);
 });

@@ -6,6 +6,10 @@
  * - `approve-before-journal`: a held write is approved, and the process stops for good right after
  *   the turn went `running` and before the approval is journaled (the store's append never returns).
  * - `approve-before-claim`: likewise, after the approval is journaled and before the confirmation is claimed.
+ * - `inside-write`: the approved write is claimed and starts, and never returns.
+ * - `stall`: the approved write takes 2 s (the parent SIGSTOPs the process inside it, past its
+ *   lease); every journal write refused is recorded in the marker (`refused <code>`), and the
+ *   process writes `done` and exits once its turn's stream ended.
  * Not part of the library.
  */
 import { appendFileSync } from 'node:fs';
@@ -42,6 +46,16 @@ const store: Store = new Proxy(opened, {
         return forever;
       };
     }
+    if (mode === 'stall' && (property === 'appendItems' || property === 'stageItems')) {
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...rest: unknown[]) => Promise<unknown>).apply(target, args);
+        } catch (error) {
+          appendFileSync(markerPath, `refused ${(error as { code?: string }).code ?? 'unknown'}\n`);
+          throw error;
+        }
+      };
+    }
     return (value as (...args: unknown[]) => unknown).bind(target);
   },
 });
@@ -62,8 +76,10 @@ const engine = createEngine({
       description: 'Adds a part.',
       input: z.object({ name: z.string() }),
       effect: 'write',
-      handler: () => {
+      handler: async () => {
         appendFileSync(markerPath, 'executed\n');
+        if (mode === 'inside-write') await forever;
+        if (mode === 'stall') await new Promise((resolve) => setTimeout(resolve, 2000));
         return { id: 1 };
       },
     }),
@@ -79,3 +95,7 @@ for await (const event of engine.send({ actor: alice, requestKey: 'crash-1', tex
   if (event.type === 'confirm_mutation') confirmation = event.id;
 }
 if (confirmation !== undefined) for await (const event of engine.confirm({ actor: alice, confirmationId: confirmation, confirmed: true })) print(event);
+if (mode === 'stall') {
+  await engine.close();
+  appendFileSync(markerPath, 'done\n');
+}

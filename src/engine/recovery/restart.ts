@@ -56,7 +56,9 @@ export async function recoverInterruptedTurns(store: Store, now: () => number = 
         newItems.confirmationResolution({ confirmationId: pending.id, callId: pending.callId, outcome: 'cancelled' }),
         newItems.toolResult({ callId: pending.callId, name: pending.tool, result: notRunResult }),
       ]);
-      return { items: [...resolutions, newItems.error(code, messages[code])], patch: { status: 'failed', failureCode: code, failureMessage: messages[code] } };
+      // A claimed confirmation's write started; it ends with the turn, resolved, so that nothing is left claimed.
+      const claimed = { outcome: code === 'effect_outcome_unknown' ? 'outcome_unknown' : 'interrupted' };
+      return { items: [...resolutions, newItems.error(code, messages[code])], patch: { status: 'failed', failureCode: code, failureMessage: messages[code] }, claimed };
     });
     if (ended !== undefined) failed.push(ended);
   }

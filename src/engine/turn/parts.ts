@@ -28,6 +28,8 @@ export interface EngineParts {
   readonly clock: () => number;
   readonly random: () => number;
   /** Ties a confirmation the dispatcher is about to create to its turn and call. */
+  /** The engine's lease now: every write of a run is fenced by it (`WriteFence`). */
+  readonly lease: () => string;
   readonly bindConfirmation: (threadId: string, binding: { readonly turnId: string; readonly callId: string } | undefined) => void;
   /** A turn just went waiting: schedule its expiry. */
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
@@ -68,6 +70,7 @@ export interface PartsWiring {
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   readonly tails: ThreadTails;
   readonly joinSteered: (run: TurnRun) => Promise<void>;
+  readonly lease: () => string;
 }
 
 /** The parts every run shares: the dispatcher over the host's tools and the built-in ones, the router side, the prompt, the estimator. */
@@ -125,6 +128,7 @@ export function buildParts(options: PartsSource, settings: EngineSettings, hooks
     tails: wiring.tails,
     planned: options.planned,
     joinSteered: wiring.joinSteered,
+    lease: wiring.lease,
   };
 }
 

@@ -186,7 +186,7 @@ export class TurnRun {
   }
 
   async #commit(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]> {
-    const records = await this.#write(patch, (full) => this.parts.store.appendItems(this.turnId, items, full));
+    const records = await this.#write(patch, (full) => this.parts.store.appendItems(this.turnId, items, full, { lease: this.parts.lease() }));
     // Committed after the staged steps before it (the store commits in order), so they are too;
     // after a lost one this is the turn's failure record, whose event must be seen.
     this.#dropping = false;
@@ -206,7 +206,7 @@ export class TurnRun {
     this.#refuseAfterLoss();
     let committed: Promise<void> = Promise.resolve();
     const records = await this.#write(patch, async (full) => {
-      const staged = await this.parts.store.stageItems(this.turnId, items, full);
+      const staged = await this.parts.store.stageItems(this.turnId, items, full, { lease: this.parts.lease() });
       committed = staged.committed;
       return staged.records;
     });
