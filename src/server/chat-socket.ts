@@ -97,6 +97,9 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   let pendingUntil = Number.POSITIVE_INFINITY;
   let thread: string | undefined;
   let alive = true;
+  // Messages are admitted one at a time, in the order sent: the next waits until the engine has begun
+  // (or queued) the one before and named its thread, so a message after a `new_thread` one joins that thread behind it.
+  let admitted: Promise<void> = Promise.resolve();
 
   // The upgraded connection's socket (absent for injected sockets in tests).
   const cork = corkEachTick(request.raw.socket);
@@ -134,7 +137,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   socket.once('close', () => extras.close());
 
   // `exclusive`: a retry holds the socket's turn slot; messages, confirmations and answers run side by side (the engine queues what must wait).
-  const run = (events: () => AsyncIterable<EngineEvent>, transport: string, exclusive = true): void => {
+  const run = (events: () => AsyncIterable<EngineEvent>, transport: string, exclusive = true, onAdmitted?: () => void): void => {
     if (exclusive) turnRunning = true;
     const scope = rateScope(actor, request.ip);
     withinBudget(deps, actor, request.ip, () => relayTurn(events, {
@@ -144,7 +147,10 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
       send: (event) => {
         // The thread is the socket's as soon as its turn names it: a cancel frame sent mid-turn stops that turn.
         const threadId = fieldsOf(event).thread_id;
-        if (typeof threadId === 'string' && threadId !== '') thread = threadId;
+        if (typeof threadId === 'string' && threadId !== '') {
+          thread = threadId;
+          onAdmitted?.();
+        }
         send(event);
       },
       report: (error) => deps.report(error, { source: 'websocket' }),
@@ -157,6 +163,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
       .catch((error: unknown) => deps.report(error, { source: 'websocket' }))
       .finally(() => {
         if (exclusive) turnRunning = false;
+        onAdmitted?.();
       });
   };
   // Past the thread's queue bound, a socket whose confirmation waits says so as before.
@@ -170,6 +177,33 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         } else yield event;
       }
     };
+
+  const failed = (code: string, message: string): false => {
+    fail(code, message);
+    return false;
+  };
+  /** A message frame to the engine; false when it was refused here (and so never admitted). */
+  const sendMessage = async (frame: Frame, admit: () => void): Promise<boolean> => {
+    if (typeof frame.text !== 'string' || frame.text.trim() === '') return failed('bad_message', "Send a non-blank string 'text'.");
+    const languageRefused = languageProblem(frame.language);
+    if (languageRefused !== undefined) return failed('bad_event', languageRefused);
+    const language = typeof frame.language === 'string' ? frame.language : undefined;
+    if (frame.new_thread !== undefined && typeof frame.new_thread !== 'boolean') return failed('bad_event', "'new_thread' must be true or false.");
+    const newThread = frame.new_thread === true && (typeof frame.thread !== 'string' || frame.thread === '');
+    if (newThread) thread = undefined;
+    if (frame.thread !== undefined && typeof frame.thread === 'string' && frame.thread !== '') thread = frame.thread;
+    const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
+    if (limited !== undefined) {
+      send(limited);
+      return false;
+    }
+    deps.audit.message({ transport: 'websocket', actor, ...(thread === undefined ? {} : { threadId: thread }), role: 'user', text: frame.text });
+    const text = frame.text;
+    const threadId = thread;
+    // A message while a turn streams or waits here is the engine's to queue (its stream says `queued`, then runs it).
+    run(refusingPast(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) })), 'websocket', false, admit);
+    return true;
+  };
 
   socket.on('message', (data, isBinary) => {
     void (async () => {
@@ -201,21 +235,17 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
         return run(() => retry({ actor, turnId, requestKey: deps.newId() }), 'websocket');
       }
       if (frame.type === 'message') {
-        if (typeof frame.text !== 'string' || frame.text.trim() === '') return fail('bad_message', "Send a non-blank string 'text'.");
-        const languageRefused = languageProblem(frame.language);
-        if (languageRefused !== undefined) return fail('bad_event', languageRefused);
-        const language = typeof frame.language === 'string' ? frame.language : undefined;
-        if (frame.new_thread !== undefined && typeof frame.new_thread !== 'boolean') return fail('bad_event', "'new_thread' must be true or false.");
-        const newThread = frame.new_thread === true && (typeof frame.thread !== 'string' || frame.thread === '');
-        if (newThread) thread = undefined;
-        if (frame.thread !== undefined && typeof frame.thread === 'string' && frame.thread !== '') thread = frame.thread;
-        const limited = await rateLimited({ actor, ip: request.ip }, deps, true);
-        if (limited !== undefined) return send(limited);
-        deps.audit.message({ transport: 'websocket', actor, ...(thread === undefined ? {} : { threadId: thread }), role: 'user', text: frame.text });
-        const text = frame.text;
-        const threadId = thread;
-        // A message while a turn streams or waits here is the engine's to queue (its stream says `queued`, then runs it).
-        return run(refusingPast(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) })), 'websocket', false);
+        const before = admitted;
+        let admit = (): void => undefined;
+        admitted = new Promise((resolve) => (admit = resolve));
+        await before;
+        let handedOn = false;
+        try {
+          handedOn = await sendMessage(frame, admit);
+        } finally {
+          if (!handedOn) admit();
+        }
+        return;
       }
       // confirm
       if (typeof frame.confirmation_id !== 'string' || frame.confirmation_id === '' || typeof frame.confirmed !== 'boolean') {

@@ -129,6 +129,19 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
         expect(await store.listThreads('session:new')).toHaveLength(1);
       });
 
+      it('makes a thread of its own with its first turn in one step (newThread), replaying a used request key in the thread it began', async () => {
+        const earlier = await store.beginTurn({ owner: 'session:own', newThreadTitle: 'Earlier', requestKey: 'o1', input: 'first' });
+        const own = await store.beginTurn({ owner: 'session:own', newThreadTitle: 'Own', newThread: true, requestKey: 'o2', input: 'second' });
+        if (own.outcome !== 'created') throw new Error('expected a created turn');
+        expect(own.thread).toMatchObject({ owner: 'session:own', title: 'Own' });
+        expect(own.thread.id).not.toBe(earlier.thread.id);
+        expect(own.userItem).toMatchObject({ threadId: own.thread.id, ordinal: 1 });
+        // The new thread is never seen without its turn: the next message to the owner's latest thread waits behind it.
+        expect(await store.beginTurn({ owner: 'session:own', requestKey: 'o3', input: 'third' })).toMatchObject({ outcome: 'busy', thread: { id: own.thread.id }, turn: { id: own.turn.id } });
+        expect(await store.beginTurn({ owner: 'session:own', newThread: true, requestKey: 'o1', input: 'first' })).toMatchObject({ outcome: 'existing', thread: { id: earlier.thread.id }, turn: { id: earlier.turn.id } });
+        expect(await store.listThreads('session:own')).toHaveLength(2);
+      });
+
       it('lists a thread\'s turns in the order they began, and only that thread\'s', async () => {
         const { thread, turn } = await threadWithTurn();
         await store.updateTurn(turn.id, { status: 'completed' });

@@ -275,7 +275,12 @@ export class MemoryStore implements Store {
 
   async beginTurn(input: BeginTurnInput): Promise<BeginTurnResult> {
     this.#open();
-    const found = input.threadId !== undefined ? this.#thread(input.threadId) : this.#latest(input.owner);
+    if (input.threadId === undefined && input.newThread === true) {
+      const replayed = this.#turns.get(this.#requestKeys.get(requestKeyOf(input.owner, input.requestKey)) ?? '');
+      const its = replayed === undefined ? undefined : this.#thread(replayed.threadId);
+      if (replayed !== undefined && its !== undefined) return Promise.resolve({ outcome: 'existing', thread: its.record, turn: replayed });
+    }
+    const found = input.threadId !== undefined ? this.#thread(input.threadId) : input.newThread === true ? undefined : this.#latest(input.owner);
     if (input.threadId !== undefined && input.owner !== undefined && found?.record.owner !== input.owner) throw notFound('thread', input.threadId);
     const owner = found?.record.owner ?? input.owner!;
     if (found !== undefined) {

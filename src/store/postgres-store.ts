@@ -210,6 +210,7 @@ export class PostgresStore implements Store {
    * that two first messages at once make one thread.
    */
   async #beginForOwner(input: BeginTurnInput, owner: string): Promise<BeginTurnResult | undefined> {
+    if (input.newThread === true) return this.#beginInOwnThread(input, owner);
     // The owner's latest thread found and the turn begun there in one statement (the common case).
     const now = this.#clock();
     const turnId = input.turnId ?? this.#ids();
@@ -228,21 +229,41 @@ export class PostgresStore implements Store {
       const again = await query(this.#t.ownedThreads, [owner, 1]);
       const row = again.rows[0] as unknown as ThreadRow | undefined;
       if (row !== undefined) return this.#beginInThread(query, inThread(input, row.id, owner), row.id);
-      const now = this.#clock();
-      const threadId = this.#ids();
-      const turnId = input.turnId ?? this.#ids();
-      const itemId = this.#ids();
-      const title = input.newThreadTitle ?? null;
-      const userText = checkItem({ kind: 'user_text', data: { text: input.input } });
-      try {
-        await query(this.#t.beginInNewThread, [threadId, owner, title, now, turnId, input.requestKey, input.input, input.lease ?? null, itemId, userText]);
-      } catch (error) {
-        if (sqlState(error) === uniqueViolation) throw new PlumbError('store_invalid_record', `A turn with id '${turnId}' already exists.`, { cause: error });
-        throw error;
-      }
-      const thread: ThreadRecord = Object.freeze({ id: threadId, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, titleSource: null, forkedFrom: null, createdAt: now, updatedAt: now });
-      return { outcome: 'created' as const, thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, threadId, turnId, 1, input.input, now) };
+      return this.#beginInNewThread(query, input, owner);
     });
+  }
+
+  /**
+   * A thread of its own (`newThread`) made with its first turn in one statement; a request key the
+   * owner used replays its turn, in the thread it began.
+   */
+  async #beginInOwnThread(input: BeginTurnInput, owner: string): Promise<BeginTurnResult> {
+    return this.#sql.transaction(async (query) => {
+      await query(this.#t.lockOwner, [owner]);
+      const used = await query(this.#t.blockingTurns, [owner, input.requestKey, '', '']);
+      const replayed = used.rows[0] as unknown as TurnRow | undefined;
+      const its = replayed === undefined ? undefined : ((await query(this.#t.getThread, [replayed.thread_id])).rows[0] as unknown as ThreadRow | undefined);
+      if (replayed !== undefined && its !== undefined) return { outcome: 'existing' as const, thread: toThread(its), turn: toTurn(replayed) };
+      return this.#beginInNewThread(query, input, owner);
+    });
+  }
+
+  /** A new thread of the owner's and its first turn, in one statement. */
+  async #beginInNewThread(query: SqlQuery, input: BeginTurnInput, owner: string): Promise<BeginTurnResult> {
+    const now = this.#clock();
+    const threadId = this.#ids();
+    const turnId = input.turnId ?? this.#ids();
+    const itemId = this.#ids();
+    const title = input.newThreadTitle ?? null;
+    const userText = checkItem({ kind: 'user_text', data: { text: input.input } });
+    try {
+      await query(this.#t.beginInNewThread, [threadId, owner, title, now, turnId, input.requestKey, input.input, input.lease ?? null, itemId, userText]);
+    } catch (error) {
+      if (sqlState(error) === uniqueViolation) throw new PlumbError('store_invalid_record', `A turn with id '${turnId}' already exists.`, { cause: error });
+      throw error;
+    }
+    const thread: ThreadRecord = Object.freeze({ id: threadId, owner, title, summary: null, summaryThroughItemId: null, routerSession: null, titleSource: null, forkedFrom: null, createdAt: now, updatedAt: now });
+    return { outcome: 'created' as const, thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, threadId, turnId, 1, input.input, now) };
   }
 
   async getTurn(id: string): Promise<TurnRecord | undefined> {

@@ -237,6 +237,10 @@ export class SqliteStore implements Store {
     if (input.threadId !== undefined) {
       row = this.#sql.getThread.get(input.threadId) as ThreadRow | undefined;
       if (row === undefined || (input.owner !== undefined && row.owner !== input.owner)) throw notFound('thread', input.threadId);
+    } else if (input.newThread === true) {
+      const replayed = this.#sql.turnByRequestKey.get(input.owner, input.requestKey) as TurnRow | undefined;
+      const its = replayed === undefined ? undefined : (this.#sql.getThread.get(replayed.thread_id) as ThreadRow | undefined);
+      if (replayed !== undefined && its !== undefined) return { outcome: 'existing', thread: toThread(its), turn: toTurn(replayed) };
     } else row = this.#sql.ownedThreads.get(input.owner, 1) as ThreadRow | undefined;
     const now = this.#clock();
     let thread: ThreadRecord;
@@ -251,7 +255,7 @@ export class SqliteStore implements Store {
       thread = Object.freeze({ ...thread, updatedAt: now });
       ordinal = ((this.#sql.lastOrdinal.get(row.id) as number | null) ?? 0) + 1;
     } else {
-      // An owner without threads has no turns either: a first message creates its thread here.
+      // A first message (an owner without threads has no turns either), or one that asks for a thread of its own.
       const id = this.#ids();
       const owner = input.owner!;
       const title = input.newThreadTitle ?? null;

@@ -200,11 +200,13 @@ export type BeginTurnResult =
  * Where a turn begins: a given thread, or the owner's most recently updated thread, created
  * (titled `newThreadTitle`) in the same transaction when the owner has none. With both `threadId`
  * and `owner`, the thread must be that owner's: another owner's thread is reported as missing
- * (`store_not_found`), checked in the turn's own transaction.
+ * (`store_not_found`), checked in the turn's own transaction. `newThread`: a thread of the owner's
+ * own, created in the turn's transaction (no one else sees it empty); a request key the owner already
+ * used replays its turn in the thread it began, and no thread is made.
  */
 export type BeginTurnInput = (
-  | { readonly threadId: string; readonly owner?: string; readonly newThreadTitle?: undefined }
-  | { readonly owner: string; readonly newThreadTitle?: string | null; readonly threadId?: undefined }
+  | { readonly threadId: string; readonly owner?: string; readonly newThreadTitle?: undefined; readonly newThread?: undefined }
+  | { readonly owner: string; readonly newThreadTitle?: string | null; readonly threadId?: undefined; readonly newThread?: boolean }
 ) & {
   readonly requestKey: string;
   readonly input: string;

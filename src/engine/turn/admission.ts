@@ -46,14 +46,13 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
   const owner = ownerOf(request.actor);
   host.runner.checkRoom();
   // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction;
-  // `newThread`: a thread of its own (a resent request key still replays its turn, in the thread it began).
+  // `newThread`: a thread of its own, made with its first turn in one step, so that no other message
+  // finds it empty and runs first (a resent request key still replays its turn, in the thread it began).
   const title = request.text.trim().slice(0, 80);
   const begun =
     request.threadId !== undefined
       ? await beginInOwnedThread(host, owner, request.threadId, request)
-      : request.newThread === true
-        ? await beginInNewThread(host, owner, title, request)
-        : await host.parts.store.beginTurn({ owner, newThreadTitle: title, requestKey: request.requestKey, input: request.text, lease: host.lease() });
+      : await host.parts.store.beginTurn({ owner, newThreadTitle: title, newThread: request.newThread === true, requestKey: request.requestKey, input: request.text, lease: host.lease() });
   const thread = begun.thread;
   const base = { thread_id: thread.id, turn_id: begun.turn.id };
   if (begun.outcome === 'busy') {
@@ -99,14 +98,6 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
     }),
     () => Promise.resolve(),
   );
-}
-
-/** A turn in a thread of its own; a replayed request key keeps its first thread and the new one is dropped. */
-async function beginInNewThread(host: TurnHost, owner: string, title: string, request: SendRequest): Promise<BeginTurnResult> {
-  const created = await host.parts.store.createThread({ owner, title });
-  const begun = await host.parts.store.beginTurn({ threadId: created.id, requestKey: request.requestKey, input: request.text, lease: host.lease() });
-  if (begun.turn.threadId !== created.id) await host.parts.store.deleteThread(created.id);
-  return begun;
 }
 
 /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
