@@ -73,6 +73,7 @@ describe('held-out turns of the relation-verb, value-as-noun and attribute famil
     it(`reads the ${family} turns as written, in English and Portuguese, on four schemas`, () => {
       const turns = FAMILY_TURNS.filter((t) => t.family === family);
       const result = score(turns);
+      // eslint-disable-next-line no-console -- figures on request, for the closing notes
       if (process.env['PLUMB_FAMILY_FIGURES'] !== undefined) console.log(family, turns.length, JSON.stringify(result, null, 1));
       expect(result.wrong).toEqual([]);
       expect(result.missed).toEqual([]);
