@@ -1,6 +1,6 @@
 /** A read clause's steps as drafts: what a data reading gives, or the calls of the host tool chosen for it. */
 import type { JsonValue } from '../core/index.js';
-import type { Filled } from './arguments.js';
+import type { Filled } from './filled.js';
 import type { CompiledLanguage, CompiledTool } from './compile.js';
 import type { DataReading } from './data-reader.js';
 import type { Draft } from './plan-drafts.js';

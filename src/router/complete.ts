@@ -1,7 +1,9 @@
 /** Completing an asking plan: with a reply, or with values other calls returned. */
 import type { JsonValue } from '../core/index.js';
-import type { ClauseView } from './arguments.js';
-import { convert, fillArguments, fits, isFreeText } from './arguments.js';
+import { fillArguments } from './arguments.js';
+import type { ClauseView } from './filled.js';
+import { isFreeText } from './parameter-kinds.js';
+import { convert, fits } from './value-fit.js';
 import type { CompiledParameter, CompiledTool } from './compile.js';
 import { findDates } from './dates.js';
 import { readClock } from './clock.js';

@@ -1,5 +1,5 @@
 /** The calculations a turn asks for over what its reads return, as compute drafts (or declines, or unread). */
-import { looksLikeIdentifier } from './arguments.js';
+import { looksLikeIdentifier } from './parameter-kinds.js';
 import type { Clause } from './clauses.js';
 import type { CompiledLanguage, PhraseMatch } from './compile.js';
 import type { Draft } from './plan-drafts.js';

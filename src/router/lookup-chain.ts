@@ -1,6 +1,6 @@
 /** The read calls that would give an asking step its missing identity (a lookup chain). */
 import type { JsonValue } from '../core/index.js';
-import type { ClauseView } from './arguments.js';
+import type { ClauseView } from './filled.js';
 import { fillArguments } from './arguments.js';
 import { isPlannable } from './catalogue.js';
 import type { CompiledLanguage } from './compile.js';

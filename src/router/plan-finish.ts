@@ -1,5 +1,5 @@
 /** A plan finished from its drafts: outcome, confirmations, saga, chain, guidance. */
-import { isFreeText } from './arguments.js';
+import { isFreeText } from './parameter-kinds.js';
 import type { CompiledLanguage, CompiledTool } from './compile.js';
 import { chainFor } from './lookup-chain.js';
 import type { Draft } from './plan-drafts.js';

@@ -1,6 +1,7 @@
 /** Reading one turn into a TurnPlan: the clauses, each clause's tool or data reading, dates, calculations, declines. */
 import type { JsonObject } from '../core/index.js';
-import { fillArguments, namedFlags } from './arguments.js';
+import { fillArguments } from './arguments.js';
+import { namedFlags } from './named-flags.js';
 import { clauseDates, splitClauses } from './clauses.js';
 import type { Clause } from './clauses.js';
 import { pushDataReading, pushToolSteps } from './clause-steps.js';
