@@ -1,41 +1,19 @@
 /** Filling a tool's arguments from one clause of a turn: context, dates, cues, enums, then types. */
-import { Decimal } from 'decimal.js';
 import type { JsonValue } from '../core/index.js';
 import type { HostClock } from './clock.js';
-import { DAY, formatDate, formatDateTime } from './clock.js';
-import { dayAt, dayFormat, typedDay, writeDay } from './date-formats.js';
 import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compile.js';
-import type { DateMention } from './dates.js';
+import type { ClauseView, Filled } from './filled.js';
+import type { ProperName } from './leftovers.js';
+import { properNames } from './leftovers.js';
+import { joinHyphens, NEGATIVE_MARKERS, POSITIVE_MARKERS, sameWord, SWITCH_WORDS } from './named-flags.js';
+import { cityOnly, identifies, isFreeText, itemParameter, numericPair, PLACE_WORDS, placePair, qualifiedPlace } from './parameter-kinds.js';
+import { placeDates } from './place-dates.js';
 import type { Rulebook } from './rulebook.js';
-import { contextKey, destinationKinds } from './rulebook.js';
+import { contextKey } from './rulebook.js';
 import { fold, stem, tokenize } from './text.js';
 import type { ArgumentSource, RouterContext } from './types.js';
 import type { TurnValue } from './values.js';
-import type { ProperName } from './leftovers.js';
-import { properNames } from './leftovers.js';
-import { takesUnit } from './units.js';
-
-export interface Filled {
-  readonly args: Record<string, JsonValue>;
-  readonly sources: Record<string, ArgumentSource>;
-  /** A parameter given several values (`orders 4411 and 4412`): the values in the order typed. */
-  several: { readonly parameter: string; readonly values: readonly JsonValue[]; readonly texts: readonly string[] } | null;
-  readonly claimed: Set<TurnValue>;
-  readonly rules: string[];
-  /** Parameters the turn gives a value for that does not fit them (a list cut short, a value not in the enum, a date in no named format): the turn is not run. */
-  readonly refused: string[];
-  /** The date phrases a parameter took. */
-  readonly placedDates: Set<DateMention>;
-}
-
-export interface ClauseView {
-  readonly turn: string;
-  readonly folded: string;
-  readonly start: number;
-  readonly end: number;
-  readonly values: readonly TurnValue[];
-  readonly dates: readonly DateMention[];
-}
+import { convert, fits } from './value-fit.js';
 
 const FILLER = /^(?:\s|[:=#$€£¥]|\br\$|\bno\.?(?=\s)|\bnumber\b|\bnumero\b|\bn[º°o]\b|\bis\b|\bof\b|\bde\b|\bdo\b|\bda\b|\bcalled\b|\bnamed\b|\bchamad[oa]\b|\bfor\b|\bwith\b|\bbe\b|\bto\b|\bsera\b|\be\b(?=\s*[:"“'\d]))*/;
 const LIST_JOIN = /^\s*(?:,|\band\b|\be\b|&|\bor\b|\bou\b)\s*(?:,|\band\b|\be\b)?\s*/;
@@ -47,154 +25,10 @@ const ROUTE = new RegExp(
   `\\bfrom\\s+(${NAME})\\s+to\\s+(${NAME})|\\bbetween\\s+(${NAME})\\s+and\\s+(${NAME})|\\bde\\s+(${NAME})\\s+(?:para|a|até|ate)\\s+(${NAME})|\\bentre\\s+(${NAME})\\s+e\\s+(${NAME})`,
   'u',
 );
-const PLACE_WORDS = new Set(['location', 'city', 'place', 'town', 'region', 'country', 'area', 'local', 'cidade', 'lugar', 'regiao', 'pai']);
 const PLACE = new RegExp(`(?<![\\p{L}])(?:in|at|near|em|no|na|perto de)\\s+(${NAME}(?:,\\s*(?:\\p{Lu}{2}\\b|${NAME}))?)`, 'gu');
 const PLACE_LIST = /^\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*["'“]?\p{Lu}/u;
-const START_WORDS = /(?:^|_)(?:start|origin|from|source|departure|depart|pickup)(?:_|$)|^(?:start|origin|from|source|departure)/i;
-const END_WORDS = /(?:^|_)(?:end|destination|to|target|arrival|dest|dropoff)(?:_|$)|^(?:end|destination|to|target|arrival)/i;
-
-/** Words of a yes/no parameter's name that say it is a switch, not what it switches. */
-const SWITCH_WORDS = new Set(['include', 'with', 'is', 'has', 'show', 'get', 'want', 'use', 'enable', 'allow', 'should', 'need', 'incluir', 'com', 'mostrar', 'usar']);
-const POSITIVE_MARKERS = new Set(['including', 'include', 'includes', 'with', 'incluindo', 'inclua', 'incluir', 'com']);
-const NEGATIVE_MARKERS = new Set(['without', 'not', 'no', 'exclude', 'excluding', 'don', 'dont', 'sem', 'nao', 'excluindo', 'exclua']);
-
-/** The same word, allowing a plural or a longer form of five letters or more ("details" / "detailed"). */
-function sameWord(word: string, target: string): boolean {
-  const a = stem(word);
-  if (a === target) return true;
-  const [short, long] = a.length <= target.length ? [a, target] : [target, a];
-  if (short.length >= 5 && long.startsWith(short)) return true;
-  // "nutricao" / "nutricionais", "history" / "historical": one stem, of six letters or more, with endings of its own.
-  let shared = 0;
-  while (shared < short.length && short[shared] === long[shared]) shared++;
-  return shared >= 6 && shared >= 0.75 * short.length;
-}
-
-/**
- * The yes/no parameters a clause names but that stay empty: its own words (less the switch words), or a
- * word of its description the tool's name, its description and its other parameters do not say
- * ("sorted descending" for `reverse`, "Sort in descending order"). Left out, the call would not do what was asked.
- */
-export function namedFlags(tool: CompiledTool, folded: string, lang: CompiledLanguage, args: Readonly<Record<string, JsonValue>>): CompiledParameter[] {
-  const words = tokenize(joinHyphens(folded)).map((t) => t.word);
-  const others = new Set([...tool.keyWords, ...tool.descriptionWords, ...tool.parameters.flatMap((p) => p.info.words)]);
-  return tool.parameters.filter((p) => {
-    if (p.info.type !== 'boolean' || p.info.name in args) return false;
-    const core = p.info.words.filter((w) => !SWITCH_WORDS.has(w) && !lang.stopwords.has(w) && !tool.keyWords.includes(w));
-    const described = (fold(p.info.schema.description ?? '').match(/[a-z]{5,}/g) ?? []).map(stem).filter((w) => !lang.stopwords.has(w) && !others.has(w) && !DESCRIPTION_FILLER.has(w));
-    return words.some((word) => core.some((w) => sameWord(word, w)) || described.some((w) => sameWord(word, w)));
-  });
-}
-
-/** "e-books" as one word, as a parameter name writes it (`include_ebooks`). */
-function joinHyphens(folded: string): string {
-  return folded.replace(/(?<=[a-z])-(?=[a-z])/g, '');
-}
-
-/** Description words of a yes/no parameter that say it is one, not what it does. */
-const DESCRIPTION_FILLER = new Set(['whether', 'should', 'include', 'includ', 'true', 'false', 'default', 'enable', 'disable', 'option', 'return', 'results', 'result', 'value', 'otherwise', 'indicate', 'flag', 'specifie', 'specified', 'defaults', 'incluir', 'verdadeiro', 'falso', 'padrao']);
-
-const LOWER_WORDS = /(?:^|_)(?:start|from|begin|lower|min|first|inicio|de)(?:_|$)|^(?:start|from|begin|lower|min)/i;
-const UPPER_WORDS = /(?:^|_)(?:end|to|stop|upper|max|last|fim|ate)(?:_|$)|^(?:end|to|stop|upper|max)/i;
 const RANGE_OPEN = /\b(?:from|between|de|entre)\s+$/;
 const RANGE_JOIN = /^\s*(?:to|and|through|-|a|ate|e)\s*$/;
-
-/** The one lower and the one upper numeric parameter of a tool, if it has exactly such a pair. */
-function numericPair(params: readonly CompiledParameter[]): [CompiledParameter, CompiledParameter] | null {
-  const lows = params.filter((p) => LOWER_WORDS.test(p.info.name));
-  const highs = params.filter((p) => UPPER_WORDS.test(p.info.name) && !lows.includes(p));
-  return lows.length === 1 && highs.length === 1 ? [lows[0] as CompiledParameter, highs[0] as CompiledParameter] : null;
-}
-
-/** The one start place and the one end place among free-text parameters, if the tool has exactly such a pair. */
-function placePair(params: readonly CompiledParameter[]): [CompiledParameter, CompiledParameter] | null {
-  const starts = params.filter((p) => START_WORDS.test(p.info.name));
-  const ends = params.filter((p) => END_WORDS.test(p.info.name) && !starts.includes(p));
-  return starts.length === 1 && ends.length === 1 ? [starts[0] as CompiledParameter, ends[0] as CompiledParameter] : null;
-}
-
-export function isFreeText(p: CompiledParameter): boolean {
-  return p.info.type === 'string' && p.pattern === null && p.info.format === null && p.info.enumValues === null && !looksLikeIdentifier(p.info.name);
-}
-
-/** A parameter that names one row by its number: an id, a code, or digits only by its pattern. */
-function identifies(p: CompiledParameter): boolean {
-  return (p.info.type === 'string' || p.info.type === 'integer') && (looksLikeIdentifier(p.info.name) || p.pattern?.source === '^[0-9]+$');
-}
-
-export function looksLikeIdentifier(name: string): boolean {
-  return /(?:^|_|[a-z])(?:id|Id|ID|code|number|num|no|zip)$/.test(name);
-}
-
-/**
- * Whether the date phrases of a clause make one period for a start-and-end pair: one phrase (a range
- * "de X até Y" is one) ending after it starts. Several phrases are not one period: "no dia 9 … à tarde"
- * read as the 9th and this afternoon, "tomorrow and Friday", "today for the afternoon" (the whole day or
- * its afternoon?). With no clock the phrases go as typed, the first to the start and the last to the end.
- */
-export function periodHolds(dates: readonly DateMention[]): boolean {
-  const first = dates[0];
-  const last = dates[dates.length - 1];
-  if (first === undefined || last === undefined) return false;
-  if (first.from === null || last.to === null) return true;
-  return dates.length === 1 && first.to !== null && first.to > first.from;
-}
-
-export function isDateParameter(p: CompiledParameter): boolean {
-  return p.info.format === 'date' || p.info.format === 'date-time';
-}
-
-/** Whether a value found in a turn fits a parameter's type, format, pattern and destination rule. */
-export function fits(p: CompiledParameter, value: TurnValue, tool: string, rulebook: Rulebook): boolean {
-  const kinds = destinationKinds(rulebook, tool, p.info.name);
-  if (value.kind === 'url' || value.kind === 'email' || value.kind === 'channel') {
-    if (kinds.length > 0) return kinds.includes(value.kind);
-    if (value.kind === 'email') return p.info.format === 'email' && !hasOtherDestinationRule(rulebook, p.info.name);
-    if (value.kind === 'url') return (p.info.format === 'uri' || p.info.format === 'url') && !hasOtherDestinationRule(rulebook, p.info.name);
-    return false;
-  }
-  if (kinds.length > 0 || p.info.format === 'email' || p.info.format === 'uri' || isDateParameter(p)) return false;
-  if (p.info.enumValues !== null) return p.info.enumValues.includes(value.value);
-  // A percentage goes where the description says how: as the figure or as a fraction; else nowhere.
-  if (value.percent === true && percentForm(p) === null) return false;
-  // "10 km" into "Distance in miles", "2 pi" into a radius: the number alone is not what was said.
-  if (value.measure !== undefined && !takesUnit(p.units, value.measure)) return false;
-  switch (p.info.type) {
-    case 'integer':
-      return value.kind === 'integer' || value.kind === 'spelled';
-    case 'number':
-      return value.kind === 'integer' || value.kind === 'decimal' || value.kind === 'spelled';
-    case 'string':
-      if (value.kind === 'quoted') return isFreeText(p);
-      if (p.pattern !== null) return p.pattern.test(value.value);
-      return looksLikeIdentifier(p.info.name) && value.kind === 'integer';
-    default:
-      return false;
-  }
-}
-
-function hasOtherDestinationRule(rulebook: Rulebook, parameter: string): boolean {
-  return Object.keys(rulebook.destinations).some((key) => key === parameter || key.endsWith(`.${parameter}`));
-}
-
-export function convert(p: CompiledParameter, value: TurnValue): JsonValue {
-  if (p.info.type === 'integer' || p.info.type === 'number') {
-    if (value.percent === true && percentForm(p) === 'fraction') return new Decimal(value.value).div(100).toNumber();
-    return Number(value.value);
-  }
-  return value.value;
-}
-
-/**
- * How a parameter takes a percentage ("6%"), by its description: as a fraction (0.06) where it says
- * decimal or fraction, as the figure (6) where it says percent; null where it says neither.
- */
-export function percentForm(p: CompiledParameter): 'fraction' | 'figure' | null {
-  const description = (p.info.schema.description ?? '').toLowerCase();
-  if (/decimal|fraction|proportion|between 0 and 1|0 to 1|0\.0\d|e\.g\.,? 0\.\d/.test(description)) return 'fraction';
-  if (/percent|percentage|%/.test(description)) return 'figure';
-  return null;
-}
 
 /** Fills what the clause gives; what stays empty is the caller's to ask for. */
 export function fillArguments(
@@ -472,26 +306,6 @@ export function fillArguments(
   return filled;
 }
 
-const QUALIFIED_WORDS = /city,\s*(?:state|country|province)|city and (?:state|country)|state,\s*country|format of ['"][^'"]+,\s*[^'"]+['"]/;
-const QUALIFIED_EXAMPLE = /\b(?:e\.g\.|such as|like|for example)[:,]?\s*['"]?(?:\p{Lu}[\p{L}.]*\s?)+,\s*\p{Lu}[\p{L}]+/u;
-
-/** Whether a free-text parameter's description asks for a place with its state or country ("City, State"). */
-export function qualifiedPlace(p: CompiledParameter): boolean {
-  const description = p.info.schema.description ?? '';
-  const place = p.info.words.some((w) => PLACE_WORDS.has(w) || ['loc', 'destination', 'origin', 'address', 'state'].includes(w)) || /\b(?:city|location|place|town)\b/i.test(description);
-  return p.info.type === 'string' && place && (QUALIFIED_WORDS.test(description.toLowerCase()) || QUALIFIED_EXAMPLE.test(description));
-}
-
-/** For an array parameter whose items are numbers or text: a parameter of the item's type, to read each item with. */
-function itemParameter(p: CompiledParameter): CompiledParameter | null {
-  const items = p.info.schema.items;
-  if (p.info.type !== 'array' || items === undefined || Array.isArray(items.enum)) return null;
-  const type = typeof items.type === 'string' ? items.type : 'string';
-  if (!['integer', 'number', 'string', 'float', 'int'].includes(type)) return null;
-  const normalized = type === 'float' ? 'number' : type === 'int' ? 'integer' : type;
-  return { ...p, info: { ...p.info, type: normalized, enumValues: null, itemEnum: null, schema: { ...items, description: p.info.schema.description ?? '' } }, pattern: null };
-}
-
 const ITEM_JOIN = /^(?:\s*(?:,|;|&|\band\b|\bor\b|\be\b|\bou\b))+\s*$/;
 const JOIN_BEFORE = /([\p{L}]+)\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*$/u;
 const JOIN_AFTER = /^\s*(?:,|&|\band\b|\bor\b|\be\b|\bou\b)\s*(?:(?:and|e)\s+)?([\p{L}]+)/u;
@@ -508,115 +322,4 @@ function wholeList(folded: string, matches: readonly { start: number; end: numbe
   const before = JOIN_BEFORE.exec(folded.slice(Math.max(0, first.start - 40), first.start))?.[1];
   const after = JOIN_AFTER.exec(folded.slice(last.end, last.end + 40))?.[1];
   return (before === undefined || stopwords.has(before)) && (after === undefined || stopwords.has(after));
-}
-
-/** A date parameter that takes a day, not an instant: `format: date`, a day format its description names, or a plain `*_date` string. */
-function takesDay(p: CompiledParameter): boolean {
-  const format = dayFormat(p);
-  if (format === 'time' || p.info.format === 'date-time') return false;
-  return format !== null || (p.info.format === null && p.info.words.some((w) => w === 'date' || w === 'data') && !p.info.words.includes('time'));
-}
-
-/**
- * A6: the clause's date phrases into the tool's date parameters. A period (start and end) takes one
- * range that spells both ends, each end its own ("from March 1 to March 5"); one phrase that is no
- * range fills both only as the instants a day or a part of one starts and ends (a clock and
- * date-time bounds), never one day into two day fields. A day goes into a parameter in the format the
- * parameter names, converted, or not at all. Every phrase placed is recorded: one left over is unplaced.
- */
-function placeDates(
-  tool: CompiledTool,
-  clause: ClauseView,
-  lang: CompiledLanguage,
-  clock: HostClock | null,
-  filled: Filled,
-  set: (p: CompiledParameter, value: JsonValue, rule: string) => void,
-  refuse: (p: CompiledParameter) => void,
-  open: (p: CompiledParameter) => boolean,
-): void {
-  const dates = clause.dates;
-  const first = dates[0];
-  if (first === undefined) return;
-  const typed = (d: { start: number; end: number }): string => clause.turn.slice(d.start, d.end);
-  const claim = (d: { start: number; end: number }): void => {
-    for (const v of clause.values) if (v.start < d.end && v.end > d.start) filled.claimed.add(v);
-  };
-  const placed = (d: DateMention): void => {
-    filled.placedDates.add(d);
-    claim(d);
-  };
-  /** The value for `p` of a day or an instant; undefined (and the parameter refused) where it cannot be written as `p` asks. */
-  const value = (p: CompiledParameter, local: number | null, text: string, instant: number | null = local): JsonValue | undefined => {
-    const format = dayFormat(p);
-    if (format === 'time') {
-      refuse(p);
-      return undefined;
-    }
-    if (format !== null) {
-      const day = local !== null ? dayAt(local) : typedDay(text, lang.language);
-      const written = day === null ? null : writeDay(format, day);
-      if (written === null) refuse(p);
-      return written ?? undefined;
-    }
-    if (takesDay(p) && local !== null) return formatDate(local);
-    return instant === null ? text : formatDateTime(instant, clock as HostClock);
-  };
-  const put = (p: CompiledParameter, v: JsonValue | undefined): void => {
-    if (v !== undefined) set(p, v, `A6 date ${p.info.name}`);
-  };
-
-  const period = tool.info.period;
-  if (period !== null) {
-    const start = tool.parameters.find((p) => p.info.name === period.start);
-    const end = tool.parameters.find((p) => p.info.name === period.end);
-    if (start === undefined || end === undefined || !open(start) || !open(end)) return;
-    const days = takesDay(start) || takesDay(end);
-    if (dates.length === 1 && first.ends !== undefined) {
-      // A range spelled with both ends: each end its own; a day field takes the last day the range names.
-      const [from, to] = first.ends;
-      const lastDay = to.to === null ? null : to.grain === 'time' ? to.from : to.to - DAY;
-      put(start, value(start, from.from, typed(from), first.from));
-      put(end, value(end, lastDay, typed(to), first.to));
-      placed(first);
-    } else if (dates.length === 1 && !days && first.from !== null && first.to !== null && first.to > first.from) {
-      // One phrase as a period of instants: "tomorrow" is from its midnight to the next.
-      put(start, value(start, first.from, typed(first)));
-      put(end, value(end, first.to, typed(first)));
-      placed(first);
-    } else if (dates.length === 1 && !days && first.from === null && end.info.required) {
-      // With no clock, one phrase is the start as typed; the end it does not spell is asked for.
-      put(start, value(start, null, typed(first)));
-      placed(first);
-    } else if (dates.length === 2 && first.from === null) {
-      // Two phrases with no clock go as typed, the first to the start and the second to the end.
-      const second = dates[1] as DateMention;
-      put(start, value(start, null, typed(first)));
-      put(end, value(end, null, typed(second)));
-      placed(first);
-      placed(second);
-    }
-    return;
-  }
-  // A range names two days: a tool with one date parameter has no place for both.
-  if (dates.length !== 1 || first.ends !== undefined) return;
-  const one = tool.parameters.find((p) => open(p) && isDateParameter(p));
-  // Else the one plain string parameter its name calls a date (`date`, `start_date`, `data`) or whose description names a day format.
-  const named = tool.parameters.filter((p) => open(p) && p.info.type === 'string' && p.info.format === null && p.info.enumValues === null && p.pattern === null && (p.info.words.some((w) => w === 'date' || w === 'data') || dayFormat(p) !== null));
-  if (one !== undefined) {
-    put(one, value(one, first.from, typed(first)));
-    placed(first);
-  } else if (named.length === 1) {
-    const p = named[0] as CompiledParameter;
-    // With no clock and no format named, only a date typed in figures (2022/08/16) is taken as typed; "March 1st" stays unplaced.
-    if (first.from === null && dayFormat(p) === null && !/^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(typed(first))) return;
-    put(p, value(p, first.from, typed(first)));
-    placed(first);
-  }
-}
-
-/** A `city` parameter whose description asks for no state or country takes the city of "Rutherford, NJ" or "Paris, France". */
-function cityOnly(p: CompiledParameter, place: string): string {
-  const city = p.info.words.some((w) => w === 'city' || w === 'cidade');
-  if (!city || qualifiedPlace(p) || /\b(?:state|country|province|estado|pais|país)\b/i.test(p.info.schema.description ?? '')) return place;
-  return /^([^,]+),\s*\S/.exec(place)?.[1]?.trim() ?? place;
 }

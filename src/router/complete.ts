@@ -1,12 +1,17 @@
 /** Completing an asking plan: with a reply, or with values other calls returned. */
 import type { JsonValue } from '../core/index.js';
-import type { ClauseView } from './arguments.js';
-import { convert, fillArguments, fits, isFreeText } from './arguments.js';
+import { fillArguments } from './arguments.js';
+import type { ClauseView } from './filled.js';
+import { isFreeText } from './parameter-kinds.js';
+import { convert, fits } from './value-fit.js';
 import type { CompiledParameter, CompiledTool } from './compile.js';
 import { findDates } from './dates.js';
 import { readClock } from './clock.js';
-import type { Draft, ReadOptions } from './planner.js';
-import { asAsk, finish, format, label, readTurn, sortKeys } from './planner.js';
+import type { Draft } from './plan-drafts.js';
+import { asAsk, format, label, sortKeys } from './plan-drafts.js';
+import { finish } from './plan-finish.js';
+import type { ReadOptions } from './read-options.js';
+import { readTurn } from './planner.js';
 import type { RouterCore } from './router-core.js';
 import { fold, humanize, listWords, tokenize } from './text.js';
 import { selectTool } from './select.js';

@@ -6,7 +6,7 @@
  * description uses ("calculate", "given", "specified") say nothing about which tool.
  */
 import type { CompiledLanguage, CompiledTool } from './compile.js';
-import type { Filled } from './arguments.js';
+import type { Filled } from './filled.js';
 import type { Token } from './text.js';
 import { stem } from './text.js';
 

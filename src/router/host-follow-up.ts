@@ -5,7 +5,7 @@
  * and only when nothing else is said.
  */
 import type { JsonValue } from '../core/index.js';
-import { convert, fits } from './arguments.js';
+import { convert, fits } from './value-fit.js';
 import { isPlannable } from './catalogue.js';
 import type { CompiledLanguage, CompiledParameter, CompiledTool } from './compile.js';
 import type { PreviousStep } from './data-reader.js';

@@ -4,7 +4,7 @@ import type { Token } from './text.js';
 import { stem } from './text.js';
 import type { TurnValue } from './values.js';
 import type { DateMention } from './dates.js';
-import { isDateParameter } from './arguments.js';
+import { isDateParameter } from './parameter-kinds.js';
 
 export interface Scored {
   readonly tool: CompiledTool;

@@ -1,8 +1,9 @@
 import type { JsonObject, JsonValue } from '../core/index.js';
 import { canonicalHmac, canonicalJson, PlumbError } from '../core/index.js';
 import { answerChain, readReply } from './complete.js';
-import type { ReadOptions } from './planner.js';
-import { MAX_CHAIN_ROUNDS, readTurn } from './planner.js';
+import { MAX_CHAIN_ROUNDS } from './lookup-chain.js';
+import type { ReadOptions } from './read-options.js';
+import { readTurn } from './planner.js';
 import type { Router } from './router.js';
 import { destinationKinds } from './rulebook.js';
 import { checkArguments } from './schema-check.js';

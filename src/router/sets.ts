@@ -3,7 +3,7 @@
  * and gives no order number, so asking "which order id?" would answer another question. Such a clause
  * is unread (the person is asked to rephrase, or a model takes it), never asked for one identity.
  */
-import { looksLikeIdentifier } from './arguments.js';
+import { looksLikeIdentifier } from './parameter-kinds.js';
 import type { CompiledParameter, CompiledTool } from './compile.js';
 
 /** The identifier parameter the clause names in the plural without a value for it, or null. */

@@ -1,4 +1,5 @@
-import { ProviderError, classifyHttpFailure } from '../provider-error.js';
+import { classifyHttpFailure } from '../provider-error.js';
+import { apiKeyRequired } from '../http/api-key.js';
 import { resolveSettings } from '../adapter-settings.js';
 import type { AdapterSettings, ResolvedSettings } from '../adapter-settings.js';
 import { HttpProvider, parseRecord } from '../http/http-provider.js';
@@ -43,8 +44,7 @@ export const anthropicFormat: WireFormat = {
     return { url: `${settings.baseUrl}/v1/messages`, headers, body };
   },
   decoder: (settings) => new AnthropicDecoder(settings.newId),
-  check: (settings) => (settings.apiKey === undefined ? [{ code: 'provider_config_invalid', message: MISSING_KEY }] : []),
-  precondition: (settings) => (settings.apiKey === undefined ? new ProviderError('provider_auth', MISSING_KEY, { provider: 'anthropic' }) : undefined),
+  ...apiKeyRequired('anthropic', MISSING_KEY),
 };
 
 interface AnthropicEvent {

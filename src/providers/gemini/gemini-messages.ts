@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/index.js';
+import { argumentsObject, assistantMessage, CallLedger, isJsonObject, toAlternatingTurns } from '../message-mapping.js';
 import type { ChatMessage, ToolCallPart, ToolDefinition } from '../protocol.js';
 
 export type GeminiPart =
@@ -16,43 +17,23 @@ export interface GeminiTools {
 }
 
 /**
- * Provider-neutral history → `systemInstruction` and `contents`. Function responses travel in a
- * user turn; a result that is not an object is wrapped as `{ result }` (the API wants an object);
- * consecutive turns of one role merge.
+ * Provider-neutral history → `systemInstruction` and `contents` (function responses travel in a
+ * user turn, turns alternate). A result that is not an object is wrapped as `{ result }` (the API
+ * wants an object); a call keeps its `thoughtSignature`.
  */
 export function toGeminiContents(messages: readonly ChatMessage[]): { systemInstruction: { parts: { text: string }[] } | undefined; contents: GeminiContent[] } {
-  const system: string[] = [];
-  const contents: GeminiContent[] = [];
-  const append = (role: 'user' | 'model', parts: GeminiPart[]): void => {
-    const last = contents[contents.length - 1];
-    if (last !== undefined && last.role === role) last.parts.push(...parts);
-    else contents.push({ role, parts });
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        system.push(message.content);
-        break;
-      case 'user':
-        append('user', [{ text: message.content }]);
-        break;
-      case 'assistant': {
-        const parts: GeminiPart[] = [];
-        if (message.content !== '') parts.push({ text: message.content });
-        for (const call of message.toolCalls ?? []) {
-          const signature = call.providerData?.thoughtSignature;
-          const functionCall = { id: call.id, name: call.name, args: argumentsObject(call.arguments) };
-          parts.push(typeof signature === 'string' ? { functionCall, thoughtSignature: signature } : { functionCall });
-        }
-        if (parts.length > 0) append('model', parts);
-        break;
-      }
-      case 'tool':
-        append('user', [{ functionResponse: { id: message.toolCallId, name: message.name, response: responseObject(message.result) } }]);
-        break;
-    }
-  }
-  return { systemInstruction: system.length === 0 ? undefined : { parts: [{ text: system.join('\n\n') }] }, contents };
+  const { system, turns } = toAlternatingTurns<'user' | 'model', GeminiPart>(messages, {
+    user: 'user',
+    assistant: 'model',
+    text: (text) => ({ text }),
+    call: (call) => {
+      const signature = call.providerData?.thoughtSignature;
+      const functionCall = { id: call.id, name: call.name, args: argumentsObject(call.arguments) };
+      return typeof signature === 'string' ? { functionCall, thoughtSignature: signature } : { functionCall };
+    },
+    result: (message) => ({ functionResponse: { id: message.toolCallId, name: message.name, response: isJsonObject(message.result) ? message.result : { result: message.result } } }),
+  });
+  return { systemInstruction: system === undefined ? undefined : { parts: [{ text: system }] }, contents: turns.map((turn) => ({ role: turn.role, parts: turn.items })) };
 }
 
 /** `contents` → provider-neutral history. Calls without ids get `newId()`; responses match by id, else by name in order. */
@@ -62,7 +43,7 @@ export function fromGeminiContents(
   newId: () => string,
 ): ChatMessage[] {
   const out: ChatMessage[] = systemInstruction === undefined ? [] : [{ role: 'system', content: systemInstruction.parts.map((part) => part.text).join('') }];
-  const open: { id: string; name: string }[] = [];
+  const calls = new CallLedger();
   for (const content of contents) {
     if (content.role === 'model') {
       let text = '';
@@ -73,18 +54,17 @@ export function fromGeminiContents(
           const id = part.functionCall.id ?? newId();
           const call = { id, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args) };
           toolCalls.push(part.thoughtSignature === undefined ? call : { ...call, providerData: { thoughtSignature: part.thoughtSignature } });
-          open.push({ id, name: part.functionCall.name });
+          calls.record(id, part.functionCall.name);
         }
       }
-      out.push(toolCalls.length === 0 ? { role: 'assistant', content: text } : { role: 'assistant', content: text, toolCalls });
+      out.push(assistantMessage(text, toolCalls));
       continue;
     }
     for (const part of content.parts) {
       if ('text' in part) out.push({ role: 'user', content: part.text });
       else if ('functionResponse' in part) {
         const response = part.functionResponse;
-        const at = open.findIndex((call) => (response.id === undefined ? call.name === response.name : call.id === response.id));
-        const call = at === -1 ? undefined : open.splice(at, 1)[0];
+        const call = calls.answer(response.id, response.name);
         out.push({ role: 'tool', toolCallId: call?.id ?? response.id ?? newId(), name: response.name, result: response.response as JsonValue });
       }
     }
@@ -95,20 +75,4 @@ export function fromGeminiContents(
 export function toGeminiTools(tools: readonly ToolDefinition[]): GeminiTools[] {
   if (tools.length === 0) return [];
   return [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }];
-}
-
-function argumentsObject(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  return { _raw: text };
-}
-
-/** The API wants an object: other results are sent as `{ result }` (and come back that way). */
-function responseObject(result: JsonValue): Record<string, unknown> {
-  if (typeof result === 'object' && result !== null && !Array.isArray(result)) return result as Record<string, unknown>;
-  return { result };
 }

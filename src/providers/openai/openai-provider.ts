@@ -1,10 +1,12 @@
-import { ProviderError, classifyHttpFailure } from '../provider-error.js';
+import { classifyHttpFailure } from '../provider-error.js';
+import type { ProviderError } from '../provider-error.js';
+import { apiKeyRequired } from '../http/api-key.js';
 import { resolveSettings } from '../adapter-settings.js';
 import type { AdapterSettings, ResolvedSettings } from '../adapter-settings.js';
 import { HttpProvider, parseRecord } from '../http/http-provider.js';
 import type { StreamDecoder, WireFormat } from '../http/http-provider.js';
 import { ToolCallAssembler } from '../tool-call-assembler.js';
-import type { CompletionRequest, FinishReason, ProviderCheck, ProviderEvent } from '../protocol.js';
+import type { CompletionRequest, FinishReason, ProviderEvent } from '../protocol.js';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.js';
 
 export const OPENAI_DEFAULTS = {
@@ -42,17 +44,8 @@ export const openAiFormat: WireFormat = {
     return { url: `${settings.baseUrl}/chat/completions`, headers, body };
   },
   decoder: (settings) => new OpenAiDecoder(settings.newId),
-  check(settings) {
-    const problems: ProviderCheck[] = [];
-    if (settings.apiKey === undefined && isOfficial(settings)) {
-      problems.push({ code: 'provider_config_invalid', message: 'No OpenAI API key: set apiKey or OPENAI_API_KEY.' });
-    }
-    return problems;
-  },
-  precondition(settings) {
-    if (settings.apiKey !== undefined || !isOfficial(settings)) return undefined;
-    return new ProviderError('provider_auth', 'No OpenAI API key: set apiKey or OPENAI_API_KEY.', { provider: 'openai' });
-  },
+  // A compatible server (vLLM, llama.cpp, a local proxy) often needs no key; OpenAI itself does.
+  ...apiKeyRequired('openai', 'No OpenAI API key: set apiKey or OPENAI_API_KEY.', isOfficial),
 };
 
 interface OpenAiChunk {
