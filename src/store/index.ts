@@ -42,5 +42,5 @@ export type {
   ForkThreadInput,
 } from './types.js';
 export { MemoryStore, createMemoryStore } from './memory-store.js';
-export { SqliteStore, openSqliteStore } from './sqlite-store.js';
-export type { SqliteStoreOptions, SqliteDurability } from './sqlite-store.js';
+export { SqliteStore, openSqliteStore } from './sqlite/sqlite-store.js';
+export type { SqliteStoreOptions, SqliteDurability } from './sqlite/sqlite-store.js';

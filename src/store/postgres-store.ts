@@ -1,11 +1,11 @@
 import { PlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { orderedIds } from './ordered-ids.js';
-import { checkFence, checkItem, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
-import { definedOnly, toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
+import { checkFence, checkItem, definedOnly, checkLeaseTtl, checkStatus, closedError, jsonText, notFound, retentionLimit } from './records.js';
+import { toConfirmation, toItem, toLease, toQueued, toThread, toTurn } from './rows.js';
 import type { ConfirmationRow, ItemRow, LeaseRow, QueuedRow, ThreadRow, TurnRow } from './rows.js';
 import { sqlState, violatedConstraint } from './postgres-sql.js';
-import { PostgresPages } from './postgres-pages.js';
+import { PostgresPages } from './postgres/pages.js';
 import type { JournalSql, SqlQuery } from './postgres-sql.js';
 import { activeTurnStatuses } from './types.js';
 import type {

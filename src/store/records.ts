@@ -41,6 +41,18 @@ export function notFound(what: string, id: string): PlumbError {
   return new PlumbError('store_not_found', `No ${what} with id '${id}'.`);
 }
 
+/** A record whose id is taken; `cause` is the database's refusal, where one gave it. */
+export function alreadyExists(what: string, id: string, cause?: unknown): PlumbError {
+  return new PlumbError('store_invalid_record', `A ${what} with id '${id}' already exists.`, { cause });
+}
+
+/** The fields of a patch that are given (a field set to undefined is absent). */
+export function definedOnly<T extends object>(patch: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
+  return out;
+}
+
 export function closedError(): PlumbError {
   return new PlumbError('store_closed', 'The store is closed. Open a new store to continue.');
 }
