@@ -3,7 +3,7 @@ import { notFound } from '../records.js';
 import { checkItemPage, checkThreadPage, checkTitleSource, cursorOf, forkRequestKey, forkedTurnStatus, pageCut } from '../pages.js';
 import { toItem, toThread, toTurn } from '../rows.js';
 import type { ItemRow, ThreadRow, TurnRow } from '../rows.js';
-import type { JournalSql } from '../postgres-sql.js';
+import type { JournalSql } from './sql.js';
 import { activeTurnStatuses } from '../types.js';
 import type { ForkThreadInput, ItemPage, ItemPageOptions, ThreadPage, ThreadPageOptions, ThreadRecord, TitleSource } from '../types.js';
 

@@ -8,7 +8,7 @@ import { checkLeaseTtl, closedError, jsonText, retentionLimit } from '../records
 import type * as contract from '../types.js';
 import { beginTurn } from './begin.js';
 import * as confirmations from './confirmations.js';
-import * as items from './items.js';
+import * as threadItems from './items.js';
 import { sqliteJournal } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 import * as leases from './leases.js';
@@ -81,7 +81,7 @@ export class SqliteStore implements contract.Store {
     this.#pages = new SqlitePages(db, prefix, ids, clock);
     this.#group = owned && options.groupCommit !== false ? new GroupCommit(db) : undefined;
     const begin = db.transaction((input: contract.BeginTurnInput) => beginTurn(this.#j, input));
-    const append = db.transaction((...args: Parameters<AppendItems>) => items.appendItems(this.#j, ...args));
+    const append = db.transaction((...args: Parameters<AppendItems>) => threadItems.appendItems(this.#j, ...args));
     this.#tx = { beginTurn: (input) => begin.immediate(input), appendItems: (...args) => append.immediate(...args) };
   }
 
@@ -187,7 +187,7 @@ export class SqliteStore implements contract.Store {
   }
 
   async listItems(threadId: string, options: contract.ListItemsOptions = {}): Promise<readonly contract.ItemRecord[]> {
-    return this.#read(() => items.listItems(this.#j, threadId, options));
+    return this.#read(() => threadItems.listItems(this.#j, threadId, options));
   }
 
   async createConfirmation(input: contract.NewConfirmation): Promise<contract.ConfirmationRecord> {
