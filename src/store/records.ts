@@ -53,6 +53,12 @@ export function definedOnly<T extends object>(patch: T): Partial<T> {
   return out;
 }
 
+/** `record`, or `store_not_found` for the `what` with that id. */
+export function found<T>(record: T | undefined, what: string, id: string): T {
+  if (record === undefined) throw notFound(what, id);
+  return record;
+}
+
 export function closedError(): PlumbError {
   return new PlumbError('store_closed', 'The store is closed. Open a new store to continue.');
 }

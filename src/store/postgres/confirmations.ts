@@ -3,6 +3,7 @@ import { alreadyExists, notFound } from '../records.js';
 import { toConfirmation } from '../rows.js';
 import type { ConfirmationRow } from '../rows.js';
 import type { ClaimResult, ConfirmationRecord } from '../types.js';
+import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
 
@@ -23,12 +24,12 @@ export async function createConfirmation(j: PostgresJournal, id: string, turnId:
 
 export async function getConfirmation(j: PostgresJournal, id: string): Promise<ConfirmationRecord | undefined> {
   const { rows } = await j.query(j.t.getConfirmation, [id]);
-  return rows[0] === undefined ? undefined : toConfirmation(rows[0] as unknown as ConfirmationRow);
+  return firstRow(rows, toConfirmation);
 }
 
 export async function pendingConfirmations(j: PostgresJournal, turnId: string): Promise<readonly ConfirmationRecord[]> {
   const { rows } = await j.query(j.t.pendingConfirmations, [turnId]);
-  return rows.map((row) => toConfirmation(row as unknown as ConfirmationRow));
+  return allRows(rows, toConfirmation);
 }
 
 /** `expiredText`: the resolution of one that lapsed, as JSON text. */
@@ -57,10 +58,10 @@ export async function resolveConfirmation(j: PostgresJournal, id: string, text: 
 
 export async function resolveClaimedConfirmations(j: PostgresJournal, turnId: string, text: string, now: number): Promise<readonly ConfirmationRecord[]> {
   const { rows } = await j.query(j.t.resolveClaimedConfirmations, [turnId, text, now]);
-  return rows.map((row) => toConfirmation(row as unknown as ConfirmationRow)).sort((a, b) => a.createdAt - b.createdAt || compareIds(a.id, b.id));
+  return allRows(rows, toConfirmation).sort((a, b) => a.createdAt - b.createdAt || compareIds(a.id, b.id));
 }
 
 export async function expireConfirmations(j: PostgresJournal, now: number, text: string): Promise<readonly ConfirmationRecord[]> {
   const { rows } = await j.query(j.t.expireConfirmations, [now, text]);
-  return rows.map((row) => toConfirmation(row as unknown as ConfirmationRow)).sort((a, b) => a.expiresAt - b.expiresAt || compareIds(a.id, b.id));
+  return allRows(rows, toConfirmation).sort((a, b) => a.expiresAt - b.expiresAt || compareIds(a.id, b.id));
 }

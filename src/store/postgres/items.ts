@@ -2,8 +2,9 @@ import { PlumbError } from '../../core/index.js';
 import type { JsonValue } from '../../core/index.js';
 import { checkFence, checkItem, checkStatus, notFound } from '../records.js';
 import { toItem } from '../rows.js';
-import type { ItemRow, TurnRow } from '../rows.js';
+import type { TurnRow } from '../rows.js';
 import type { ItemRecord, ListItemsOptions, NewItem, TurnPatch, WriteFence } from '../types.js';
+import { allRows } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
 import type { SqlQuery } from './sql.js';
@@ -58,5 +59,5 @@ export async function append(j: PostgresJournal, query: SqlQuery, turnId: string
 export async function listItems(j: PostgresJournal, threadId: string, options: ListItemsOptions): Promise<readonly ItemRecord[]> {
   const after = options.afterOrdinal ?? 0;
   const { rows } = options.turnId === undefined ? await j.query(j.t.threadItems, [threadId, after]) : await j.query(j.t.turnItems, [threadId, after, options.turnId]);
-  return rows.map((row) => toItem(row as unknown as ItemRow));
+  return allRows(rows, toItem);
 }

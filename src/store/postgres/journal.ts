@@ -26,6 +26,16 @@ export function postgresJournal(sql: JournalSql, prefix: string, ids: () => stri
   return { sql, query, t: statements(prefix), ids, clock };
 }
 
+/** The record of a statement's first row, if it returned one. */
+export function firstRow<R, T>(rows: readonly Record<string, unknown>[], to: (row: R) => T): T | undefined {
+  return rows[0] === undefined ? undefined : to(rows[0] as unknown as R);
+}
+
+/** The records of a statement's rows. */
+export function allRows<R, T>(rows: readonly Record<string, unknown>[], to: (row: R) => T): T[] {
+  return rows.map((row) => to(row as unknown as R));
+}
+
 const activeList = activeTurnStatuses.map((status) => `'${status}'`).join(', ');
 
 /** The store's statements over its tables; `$1` is the turn id wherever a patch applies. */

@@ -1,8 +1,9 @@
 import { alreadyExists, jsonText } from '../records.js';
 import { toItem, toLease, toTurn } from '../rows.js';
-import type { ItemRow, LeaseRow, TurnRow } from '../rows.js';
+import type { LeaseRow, TurnRow } from '../rows.js';
 import type { ItemRecord, LeaseRecord, OrphanEnding, TurnRecord } from '../types.js';
 import { append } from './items.js';
+import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
 
@@ -22,7 +23,7 @@ export async function acquireLease(j: PostgresJournal, id: string, holder: strin
 export async function renewLease(j: PostgresJournal, id: string, ttlMs: number): Promise<LeaseRecord | undefined> {
   const now = j.clock();
   const { rows } = await j.query(j.t.renewLease, [id, now, now + ttlMs]);
-  return rows[0] === undefined ? undefined : toLease(rows[0] as unknown as LeaseRow);
+  return firstRow(rows, toLease);
 }
 
 export async function releaseLease(j: PostgresJournal, id: string): Promise<boolean> {
@@ -31,12 +32,12 @@ export async function releaseLease(j: PostgresJournal, id: string): Promise<bool
 
 export async function getLease(j: PostgresJournal, id: string): Promise<LeaseRecord | undefined> {
   const { rows } = await j.query(j.t.getLease, [id]);
-  return rows[0] === undefined ? undefined : toLease(rows[0] as unknown as LeaseRow);
+  return firstRow(rows, toLease);
 }
 
 export async function orphanedTurns(j: PostgresJournal): Promise<readonly TurnRecord[]> {
   const { rows } = await j.query(j.t.orphanedTurns, [j.clock()]);
-  return rows.map((row) => toTurn(row as unknown as TurnRow));
+  return allRows(rows, toTurn);
 }
 
 export async function endOrphanedTurn(j: PostgresJournal, turnId: string, end: (turn: TurnRecord, turnItems: readonly ItemRecord[]) => OrphanEnding): Promise<TurnRecord | undefined> {
@@ -55,7 +56,7 @@ export async function endOrphanedTurn(j: PostgresJournal, turnId: string, end: (
       await query(j.t.deleteLease, [locked.lease_id]);
     }
     const turn = toTurn(locked);
-    const items = (await query(j.t.turnItems, [threadId, 0, turnId])).rows.map((row) => toItem(row as unknown as ItemRow));
+    const items = allRows((await query(j.t.turnItems, [threadId, 0, turnId])).rows, toItem);
     const ending = end(turn, items);
     if (ending.claimed !== undefined) await query(j.t.resolveClaimedConfirmations, [turnId, jsonText(ending.claimed, 'a resolution'), j.clock()]);
     await append(j, query, turnId, ending.items, ending.patch);

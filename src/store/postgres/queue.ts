@@ -6,6 +6,7 @@ import type { QueuedRow } from '../rows.js';
 import type { BeginTurnResult, EnqueueInput, EnqueueResult, ItemRecord, QueuedMessage } from '../types.js';
 import { beginInThread } from './begin.js';
 import { append } from './items.js';
+import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
 
@@ -34,26 +35,21 @@ export async function enqueueMessage(j: PostgresJournal, input: EnqueueInput, ac
   });
 }
 
-/** The message a statement returned, if any. */
-function queued(rows: readonly Record<string, unknown>[]): QueuedMessage | undefined {
-  return rows[0] === undefined ? undefined : toQueued(rows[0] as unknown as QueuedRow);
-}
-
 export async function getQueued(j: PostgresJournal, id: string): Promise<QueuedMessage | undefined> {
-  return queued((await j.query(j.t.getQueued, [id])).rows);
+  return firstRow((await j.query(j.t.getQueued, [id])).rows, toQueued);
 }
 
 export async function listQueued(j: PostgresJournal, threadId: string): Promise<readonly QueuedMessage[]> {
   const { rows } = await j.query(j.t.threadQueue, [threadId]);
-  return rows.map((row) => toQueued(row as unknown as QueuedRow));
+  return allRows(rows, toQueued);
 }
 
 export async function editQueued(j: PostgresJournal, id: string, text: string, expectedText: string | undefined): Promise<QueuedMessage | undefined> {
-  return queued((await j.query(j.t.editQueued, [id, text, j.clock(), expectedText ?? null])).rows);
+  return firstRow((await j.query(j.t.editQueued, [id, text, j.clock(), expectedText ?? null])).rows, toQueued);
 }
 
 export async function steerQueued(j: PostgresJournal, id: string): Promise<QueuedMessage | undefined> {
-  return queued((await j.query(j.t.steerQueued, [id, j.clock()])).rows);
+  return firstRow((await j.query(j.t.steerQueued, [id, j.clock()])).rows, toQueued);
 }
 
 export async function removeQueued(j: PostgresJournal, id: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { definedOnly, notFound } from '../records.js';
 import { toThread } from '../rows.js';
 import type { ThreadRow } from '../rows.js';
 import type { ThreadPatch, ThreadRecord } from '../types.js';
+import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 
 /** The PostgreSQL store's threads, and the retention that deletes old ones with all they hold. */
@@ -15,13 +16,13 @@ export async function createThread(j: PostgresJournal, owner: string, title: str
 
 export async function getThread(j: PostgresJournal, id: string): Promise<ThreadRecord | undefined> {
   const { rows } = await j.query(j.t.getThread, [id]);
-  return rows[0] === undefined ? undefined : toThread(rows[0] as unknown as ThreadRow);
+  return firstRow(rows, toThread);
 }
 
 /** The owner's threads, most recently updated first; all of them when `limit` is undefined. */
 export async function listThreads(j: PostgresJournal, owner: string, limit: number | undefined): Promise<readonly ThreadRecord[]> {
   const { rows } = await j.query(j.t.ownedThreads, [owner, limit ?? null]);
-  return rows.map((row) => toThread(row as unknown as ThreadRow));
+  return allRows(rows, toThread);
 }
 
 export async function updateThread(j: PostgresJournal, id: string, patch: ThreadPatch): Promise<ThreadRecord> {

@@ -3,6 +3,7 @@ import { toTurn } from '../rows.js';
 import type { TurnRow } from '../rows.js';
 import { activeTurnStatuses } from '../types.js';
 import type { TurnPatch, TurnRecord, TurnStatus } from '../types.js';
+import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation, violatedConstraint } from './sql.js';
 
@@ -10,18 +11,18 @@ import { sqlState, uniqueViolation, violatedConstraint } from './sql.js';
 
 export async function getTurn(j: PostgresJournal, id: string): Promise<TurnRecord | undefined> {
   const { rows } = await j.query(j.t.getTurn, [id]);
-  return rows[0] === undefined ? undefined : toTurn(rows[0] as unknown as TurnRow);
+  return firstRow(rows, toTurn);
 }
 
 export async function listTurns(j: PostgresJournal, threadId: string): Promise<readonly TurnRecord[]> {
   const { rows } = await j.query(j.t.threadTurns, [threadId]);
-  return rows.map((row) => toTurn(row as unknown as TurnRow));
+  return allRows(rows, toTurn);
 }
 
 export async function turnsWithStatus(j: PostgresJournal, status: TurnStatus): Promise<readonly TurnRecord[]> {
   const statement = activeTurnStatuses.includes(status) ? j.t.turnsWithActiveStatus : j.t.turnsWithStatus;
   const { rows } = await j.query(statement, [status]);
-  return rows.map((row) => toTurn(row as unknown as TurnRow));
+  return allRows(rows, toTurn);
 }
 
 export async function updateTurn(j: PostgresJournal, id: string, patch: TurnPatch, from: readonly TurnStatus[] | undefined): Promise<TurnRecord | undefined> {

@@ -1,7 +1,8 @@
-import { alreadyExists, notFound } from '../records.js';
+import { alreadyExists, found } from '../records.js';
 import { toConfirmation } from '../rows.js';
 import type { ConfirmationRow } from '../rows.js';
 import type { ClaimResult, ConfirmationRecord } from '../types.js';
+import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 import { turnOrThrow } from './turns.js';
 
@@ -23,14 +24,11 @@ export function createConfirmation(j: SqliteJournal, id: string, turnId: string,
 }
 
 function confirmationOrThrow(j: SqliteJournal, id: string): ConfirmationRecord {
-  const row = j.sql.getConfirmation.get(id) as ConfirmationRow | undefined;
-  if (row === undefined) throw notFound('confirmation', id);
-  return toConfirmation(row);
+  return found(getConfirmation(j, id), 'confirmation', id);
 }
 
 export function getConfirmation(j: SqliteJournal, id: string): ConfirmationRecord | undefined {
-  const row = j.sql.getConfirmation.get(id) as ConfirmationRow | undefined;
-  return row === undefined ? undefined : toConfirmation(row);
+  return one(j.sql.getConfirmation, id, toConfirmation);
 }
 
 export function pendingConfirmations(j: SqliteJournal, turnId: string): readonly ConfirmationRecord[] {

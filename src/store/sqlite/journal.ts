@@ -14,6 +14,12 @@ export function sqliteJournal(db: Database.Database, prefix: string, ids: () => 
   return { db, sql: prepare(db, prefix), ids, clock };
 }
 
+/** The record of the one row `statement` finds for `key`, if any. */
+export function one<R, T>(statement: Database.Statement, key: unknown, to: (row: R) => T): T | undefined {
+  const row = statement.get(key) as R | undefined;
+  return row === undefined ? undefined : to(row);
+}
+
 /** The SQL of each statement the parts run, by name, over the tables under `prefix`. */
 export function statementTexts(prefix: string) {
   const { threads, turns, items, confirmations, leases, queue } = journalTables(prefix);

@@ -5,6 +5,7 @@ import type { ItemRow, LeaseRow, TurnRow } from '../rows.js';
 import type { ItemRecord, LeaseRecord, OrphanEnding, TurnRecord } from '../types.js';
 import { resolveClaimed } from './confirmations.js';
 import { appendItems } from './items.js';
+import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 import { turnOrThrow } from './turns.js';
 
@@ -31,8 +32,7 @@ export function releaseLease(j: SqliteJournal, id: string): boolean {
 }
 
 export function getLease(j: SqliteJournal, id: string): LeaseRecord | undefined {
-  const row = j.sql.getLease.get(id) as LeaseRow | undefined;
-  return row === undefined ? undefined : toLease(row);
+  return one(j.sql.getLease, id, toLease);
 }
 
 export function orphanedTurns(j: SqliteJournal): readonly TurnRecord[] {

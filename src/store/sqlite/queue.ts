@@ -1,10 +1,11 @@
 import { queuedTurnInput, steeredItem } from '../new-records.js';
-import { alreadyExists, notFound } from '../records.js';
+import { alreadyExists, found, notFound } from '../records.js';
 import { toQueued } from '../rows.js';
 import type { QueuedRow, ThreadRow } from '../rows.js';
 import type { BeginTurnResult, EnqueueInput, EnqueueResult, ItemRecord, QueuedMessage } from '../types.js';
 import { beginTurn } from './begin.js';
 import { appendItems } from './items.js';
+import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 
 /** The SQLite store's queue of messages waiting for their thread's turn (docs/store.md, "Queue"). */
@@ -37,14 +38,11 @@ function position(j: SqliteJournal, id: string): number {
 }
 
 function queuedOrThrow(j: SqliteJournal, id: string): QueuedMessage {
-  const row = j.sql.getQueued.get(id) as QueuedRow | undefined;
-  if (row === undefined) throw notFound('queued message', id);
-  return toQueued(row);
+  return found(getQueued(j, id), 'queued message', id);
 }
 
 export function getQueued(j: SqliteJournal, id: string): QueuedMessage | undefined {
-  const row = j.sql.getQueued.get(id) as QueuedRow | undefined;
-  return row === undefined ? undefined : toQueued(row);
+  return one(j.sql.getQueued, id, toQueued);
 }
 
 export function listQueued(j: SqliteJournal, threadId: string): readonly QueuedMessage[] {

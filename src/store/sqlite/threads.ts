@@ -1,7 +1,8 @@
-import { definedOnly, notFound } from '../records.js';
+import { definedOnly, found } from '../records.js';
 import { toThread } from '../rows.js';
 import type { ThreadRow } from '../rows.js';
 import type { ThreadPatch, ThreadRecord } from '../types.js';
+import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 
 /** The SQLite store's threads, and the retention that deletes old ones with all they hold. */
@@ -14,14 +15,11 @@ export function createThread(j: SqliteJournal, owner: string, title: string | nu
 }
 
 export function threadOrThrow(j: SqliteJournal, id: string): ThreadRecord {
-  const row = j.sql.getThread.get(id) as ThreadRow | undefined;
-  if (row === undefined) throw notFound('thread', id);
-  return toThread(row);
+  return found(getThread(j, id), 'thread', id);
 }
 
 export function getThread(j: SqliteJournal, id: string): ThreadRecord | undefined {
-  const row = j.sql.getThread.get(id) as ThreadRow | undefined;
-  return row === undefined ? undefined : toThread(row);
+  return one(j.sql.getThread, id, toThread);
 }
 
 /** The owner's threads, most recently updated first; `limit` -1 for all. */

@@ -1,21 +1,19 @@
-import { checkStatus, notFound } from '../records.js';
+import { checkStatus, found } from '../records.js';
 import { toTurn } from '../rows.js';
 import type { TurnRow } from '../rows.js';
 import { activeTurnStatuses } from '../types.js';
 import type { TurnPatch, TurnRecord, TurnStatus } from '../types.js';
+import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 
 /** The SQLite store's turns once begun: reads, and patches of their status, failure, usage and lease. */
 
 export function turnOrThrow(j: SqliteJournal, id: string): TurnRecord {
-  const row = j.sql.getTurn.get(id) as TurnRow | undefined;
-  if (row === undefined) throw notFound('turn', id);
-  return toTurn(row);
+  return found(getTurn(j, id), 'turn', id);
 }
 
 export function getTurn(j: SqliteJournal, id: string): TurnRecord | undefined {
-  const row = j.sql.getTurn.get(id) as TurnRow | undefined;
-  return row === undefined ? undefined : toTurn(row);
+  return one(j.sql.getTurn, id, toTurn);
 }
 
 export function listTurns(j: SqliteJournal, threadId: string): readonly TurnRecord[] {
