@@ -4,7 +4,7 @@ import type { BeginTurnInput, BeginTurnResult } from '../types.js';
 import { append } from './items.js';
 import { activeTurn, addThread, requestKeyOf, threadState } from './journal.js';
 import type { MemoryJournal } from './journal.js';
-import { latestThread } from './threads.js';
+import { latestState } from './threads.js';
 
 /**
  * A turn's acceptance with its user item: in the named thread, the owner's latest or a new one;
@@ -16,7 +16,7 @@ export function beginTurn(j: MemoryJournal, input: BeginTurnInput): BeginTurnRes
     const its = replayed === undefined ? undefined : threadState(j, replayed.threadId);
     if (replayed !== undefined && its !== undefined) return { outcome: 'existing', thread: its.record, turn: replayed };
   }
-  const found = input.threadId !== undefined ? threadState(j, input.threadId) : input.newThread === true ? undefined : latestThread(j, input.owner);
+  const found = input.threadId !== undefined ? threadState(j, input.threadId) : input.newThread === true ? undefined : latestState(j, input.owner);
   if (input.threadId !== undefined && input.owner !== undefined && found?.record.owner !== input.owner) throw notFound('thread', input.threadId);
   const owner = found?.record.owner ?? input.owner!;
   if (found !== undefined) {

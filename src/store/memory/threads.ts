@@ -7,7 +7,7 @@ import type { MemoryJournal, ThreadState } from './journal.js';
 /** The memory store's threads, and the retention that deletes old ones with all they hold. */
 
 /** The owner's most recently updated thread, without sorting them all. */
-export function latestThread(j: MemoryJournal, owner: string): ThreadState | undefined {
+export function latestState(j: MemoryJournal, owner: string): ThreadState | undefined {
   let best: ThreadState | undefined;
   for (const id of j.byOwner.get(owner) ?? []) {
     const state = j.threads.get(id);
