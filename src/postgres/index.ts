@@ -7,5 +7,5 @@ export { postgres } from '../data/postgres-database.js';
 export type { PostgresDatabase, PostgresOptions } from '../data/postgres-database.js';
 export { openPostgresStore, inspectPostgresJournal } from './journal.js';
 export type { PostgresStoreConnectOptions, PostgresJournalReport } from './journal.js';
-export { PostgresStore } from '../store/postgres-store.js';
-export type { PostgresStoreOptions } from '../store/postgres-store.js';
+export { PostgresStore } from '../store/postgres/postgres-store.js';
+export type { PostgresStoreOptions } from '../store/postgres/postgres-store.js';

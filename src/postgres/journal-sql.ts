@@ -7,7 +7,7 @@ import { PlumbError } from '../core/index.js';
 import { KyselyClient, PostgresConnections, quoteIdentifier } from '../data/postgres-connections.js';
 import { connectFailure, isConnectFailure, statementFailure, targetOf } from '../data/postgres-errors.js';
 import { postgresTypeParsers } from '../data/postgres-types.js';
-import type { JournalSql, SqlQuery, SqlResult } from '../store/postgres-sql.js';
+import type { JournalSql, SqlQuery, SqlResult } from '../store/postgres/sql.js';
 
 export interface JournalPoolSettings {
   readonly url: string | undefined;

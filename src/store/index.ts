@@ -41,6 +41,6 @@ export type {
   ItemPage,
   ForkThreadInput,
 } from './types.js';
-export { MemoryStore, createMemoryStore } from './memory-store.js';
-export { SqliteStore, openSqliteStore } from './sqlite-store.js';
-export type { SqliteStoreOptions, SqliteDurability } from './sqlite-store.js';
+export { MemoryStore, createMemoryStore } from './memory/memory-store.js';
+export { SqliteStore, openSqliteStore } from './sqlite/sqlite-store.js';
+export type { SqliteStoreOptions, SqliteDurability } from './sqlite/sqlite-store.js';

@@ -31,3 +31,8 @@ export function counterIds(prefix: string = nanoid(10)): () => string {
   let counter = 0;
   return () => `${prefix}${(++counter).toString(36)}`;
 }
+
+/** Ids in the order `sort` gives strings: the tie-break of every ordering by time. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

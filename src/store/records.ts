@@ -41,6 +41,24 @@ export function notFound(what: string, id: string): PlumbError {
   return new PlumbError('store_not_found', `No ${what} with id '${id}'.`);
 }
 
+/** A record whose id is taken; `cause` is the database's refusal, where one gave it. */
+export function alreadyExists(what: string, id: string, cause?: unknown): PlumbError {
+  return new PlumbError('store_invalid_record', `A ${what} with id '${id}' already exists.`, { cause });
+}
+
+/** The fields of a patch that are given (a field set to undefined is absent). */
+export function definedOnly<T extends object>(patch: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
+  return out;
+}
+
+/** `record`, or `store_not_found` for the `what` with that id. */
+export function found<T>(record: T | undefined, what: string, id: string): T {
+  if (record === undefined) throw notFound(what, id);
+  return record;
+}
+
 export function closedError(): PlumbError {
   return new PlumbError('store_closed', 'The store is closed. Open a new store to continue.');
 }

@@ -134,12 +134,6 @@ export function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
   });
 }
 
-export function definedOnly<T extends object>(patch: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const key of Object.keys(patch) as (keyof T)[]) if (patch[key] !== undefined) out[key] = patch[key];
-  return out;
-}
-
 export interface QueuedRow {
   id: string;
   thread_id: string;

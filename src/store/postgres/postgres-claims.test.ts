@@ -2,16 +2,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { userActor } from '../core/index.js';
-import { describeWithPostgres } from '../data/testing/postgres.js';
-import { createEngine } from '../engine/index.js';
-import { openPostgresStore } from '../postgres/index.js';
-import { createScriptedProvider } from '../providers/index.js';
-import { defineTool } from '../tools/index.js';
-import { readyChild } from '../../test/support/child.js';
-import { tempDirEach } from '../../test/support/temp.js';
+import { userActor } from '../../core/index.js';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { createEngine } from '../../engine/index.js';
+import { openPostgresStore } from '../../postgres/index.js';
+import { createScriptedProvider } from '../../providers/index.js';
+import { defineTool } from '../../tools/index.js';
+import { readyChild } from '../../../test/support/child.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
-const fixture = join(import.meta.dirname, '..', 'server', 'journal-child.fixture.ts');
+const fixture = join(import.meta.dirname, '..', '..', 'server', 'journal-child.fixture.ts');
 
 describeWithPostgres('confirmations on one PostgreSQL journal, from two processes', (server) => {
   const dir = tempDirEach('plumb-claims-');

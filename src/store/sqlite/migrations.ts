@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { migrateToLatest, PlumbError, sqliteMigrationKysely } from '../core/index.js';
-import type { Migrations } from '../core/index.js';
-import { leaseStatements, queueStatements, schemaStatements, schemaVersion, threadPageStatements, upgradeFromV1Statements } from './sqlite-schema.js';
+import { migrateToLatest, PlumbError, sqliteMigrationKysely } from '../../core/index.js';
+import type { Migrations } from '../../core/index.js';
+import { leaseStatements, queueStatements, schemaStatements, schemaVersion, threadPageStatements, upgradeFromV1Statements } from './schema.js';
 
 /**
  * The SQLite journal's migrations, applied with kysely's Migrator like the app's own (their

@@ -19,6 +19,9 @@ export interface JournalSql {
   close(): Promise<void>;
 }
 
+/** The SQLSTATE of a unique violation. */
+export const uniqueViolation = '23505';
+
 /** PostgreSQL's SQLSTATE of a failed statement (pg puts it on the error, possibly under `cause`). */
 export function sqlState(error: unknown): string | undefined {
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {

@@ -5,10 +5,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runStoreConformance } from './conformance.js';
-import { openSqliteStore } from './index.js';
+import { runStoreConformance } from '../conformance.js';
+import { openSqliteStore } from '../index.js';
 import { v1Fixture, writeV1Database } from './sqlite-v1.fixture.js';
-import { tempDirEach } from '../../test/support/temp.js';
+import { tempDirEach } from '../../../test/support/temp.js';
 
 runStoreConformance({
   name: 'sqlite',

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Migrations } from '../core/index.js';
+import type { Migrations } from '../../core/index.js';
 
 /**
  * The PostgreSQL journal's tables, as two migrations named like the SQLite journal's (applied by

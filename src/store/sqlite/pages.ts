@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import { notFound } from './records.js';
-import { checkItemPage, checkThreadPage, checkTitleSource, cursorOf, foldText, forkRequestKey, forkedTurnStatus, pageCut } from './pages.js';
-import { toItem, toThread, toTurn } from './rows.js';
-import type { ItemRow, ThreadRow, TurnRow } from './rows.js';
-import { activeTurnStatuses } from './types.js';
-import type { ForkThreadInput, ItemPage, ItemPageOptions, ThreadPage, ThreadPageOptions, ThreadRecord, TitleSource } from './types.js';
+import { journalTables } from '../journal-tables.js';
+import { notFound } from '../records.js';
+import { checkItemPage, checkThreadPage, checkTitleSource, cursorOf, foldText, forkRequestKey, forkedTurnStatus, pageCut } from '../pages.js';
+import { toItem, toThread, toTurn } from '../rows.js';
+import type { ItemRow, ThreadRow, TurnRow } from '../rows.js';
+import { activeTurnStatuses } from '../types.js';
+import type { ForkThreadInput, ItemPage, ItemPageOptions, ThreadPage, ThreadPageOptions, ThreadRecord, TitleSource } from '../types.js';
 
 /**
  * The SQLite store's pages of threads and items, titles and forks (docs/store.md, "Pages"). Reads
@@ -114,9 +115,7 @@ export class SqlitePages {
 }
 
 function prepare(db: Database.Database, prefix: string) {
-  const threads = `${prefix}threads`;
-  const turns = `${prefix}turns`;
-  const items = `${prefix}items`;
+  const { threads, turns, items } = journalTables(prefix);
   const messages = `kind IN ('user_text', 'assistant_text')`;
   return {
     getThread: db.prepare(`SELECT * FROM ${threads} WHERE id = ?`),

@@ -1,6 +1,6 @@
-import { describeWithPostgres } from '../data/testing/postgres.js';
-import { openPostgresStore } from '../postgres/index.js';
-import { runStoreConformance } from './conformance.js';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
+import { runStoreConformance } from '../conformance.js';
 
 describeWithPostgres('the PostgreSQL journal', (server) => {
   runStoreConformance({

@@ -1,4 +1,4 @@
-import { activeTurnStatuses } from './types.js';
+import { activeTurnStatuses } from '../types.js';
 
 /**
  * The tables of the SQLite store, schema version 2, and the in-place upgrade from version 1.

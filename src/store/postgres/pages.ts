@@ -1,10 +1,11 @@
-import { notFound } from './records.js';
-import { checkItemPage, checkThreadPage, checkTitleSource, cursorOf, forkRequestKey, forkedTurnStatus, pageCut } from './pages.js';
-import { toItem, toThread, toTurn } from './rows.js';
-import type { ItemRow, ThreadRow, TurnRow } from './rows.js';
-import type { JournalSql } from './postgres-sql.js';
-import { activeTurnStatuses } from './types.js';
-import type { ForkThreadInput, ItemPage, ItemPageOptions, ThreadPage, ThreadPageOptions, ThreadRecord, TitleSource } from './types.js';
+import { journalTables } from '../journal-tables.js';
+import { notFound } from '../records.js';
+import { checkItemPage, checkThreadPage, checkTitleSource, cursorOf, forkRequestKey, forkedTurnStatus, pageCut } from '../pages.js';
+import { toItem, toThread, toTurn } from '../rows.js';
+import type { ItemRow, ThreadRow, TurnRow } from '../rows.js';
+import type { JournalSql } from './sql.js';
+import { activeTurnStatuses } from '../types.js';
+import type { ForkThreadInput, ItemPage, ItemPageOptions, ThreadPage, ThreadPageOptions, ThreadRecord, TitleSource } from '../types.js';
 
 /**
  * The PostgreSQL store's pages of threads and items, titles and forks (docs/store.md, "Pages").
@@ -105,9 +106,7 @@ export class PostgresPages {
 }
 
 function statements(prefix: string) {
-  const threads = `${prefix}threads`;
-  const turns = `${prefix}turns`;
-  const items = `${prefix}items`;
+  const { threads, turns, items } = journalTables(prefix);
   return {
     getThread: `select * from ${threads} where id = $1`,
     // $1 owner, $2 has a cursor, $3–$5 the cursor, $6 search or null, $7 limit. The list's order is (updated_at, created_at, id) descending.
