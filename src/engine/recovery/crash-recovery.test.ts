@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
 import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
@@ -23,14 +25,31 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
+/** A journal two processes share: the child's arguments naming it (crash-turn.fixture.ts), and this process's own handle on it. */
+interface Journal {
+  readonly args: readonly string[];
+  open(): Promise<Store>;
+}
+
+const sqliteJournal = (mode: string): Journal => {
+  const path = join(dir.path, `${mode}.db`);
+  return { args: [path], open: () => openSqliteStore({ path }) };
+};
+
 /**
  * Runs crash-turn.fixture.ts in `mode` and SIGKILLs it (or SIGSTOPs it, to `resume` later) once `ready(events, marker)` says so; then
- * reopens the store, waits for the dead engine's lease to lapse, and starts an engine on it.
+ * opens the journal here, waits for the dead engine's lease to lapse, and starts an engine on it.
  */
-async function crash(mode: string, ready: (events: readonly Record<string, unknown>[], marker: string) => boolean, completions: unknown[] = [{ text: 'never' }], signal: NodeJS.Signals = 'SIGKILL') {
-  const dbPath = join(dir.path, `${mode}.db`);
+async function crash(
+  mode: string,
+  ready: (events: readonly Record<string, unknown>[], marker: string) => boolean,
+  completions: unknown[] = [{ text: 'never' }],
+  signal: NodeJS.Signals = 'SIGKILL',
+  journal: Journal = sqliteJournal(mode),
+) {
   const marker = join(dir.path, `${mode}.marker`);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), dbPath, marker, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [location, ...rest] = journal.args;
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), location!, marker, mode, ...rest], { stdio: ['ignore', 'pipe', 'pipe'] });
   const events: Record<string, unknown>[] = [];
   let stdout = '';
   let stderr = '';
@@ -52,7 +71,7 @@ async function crash(mode: string, ready: (events: readonly Record<string, unkno
     if (signal === 'SIGSTOP') stopped.push(child);
     else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
-  const store = await openSqliteStore({ path: dbPath });
+  const store = await journal.open();
   stores.push(store);
   for (let i = 0; i < 300 && (await store.orphanedTurns()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   const made = makeKit({ completions: completions as never }, {}, { store });
@@ -124,14 +143,24 @@ describe('nothing a client saw is lost', () => {
     expect(await store.getConfirmation(id)).toBeUndefined();
   }, 30_000);
 
-  it('fences out a process paused past its lease: once another recovered its turn, the resumed process writes nothing to it', async () => {
-    const { store, thread, turn, resume } = await crash('stall', (_seen, text) => text.includes('executed'), [{ text: 'unused' }], 'SIGSTOP');
-    expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
-    const recovered = (await store.listItems(thread.id)).map((item) => item.id);
-    const marker = await resume();
-    expect(marker).toContain('refused lease_lost');
-    expect(marker).toContain('done');
-    expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual(recovered);
-    expect(await store.getTurn(turn.id)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
-  }, 30_000);
+  it('fences out a process paused past its lease: once another recovered its turn, the resumed process writes nothing to it', () => fencedOut(), 30_000);
+});
+
+/** The paused process resumes after another recovered its turn: every write it tries fails lease_lost in its own transaction, and nothing of it lands. */
+async function fencedOut(journal?: Journal): Promise<void> {
+  const { store, thread, turn, resume } = await crash('stall', (_seen, text) => text.includes('executed'), [{ text: 'unused' }], 'SIGSTOP', journal);
+  expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+  const recovered = (await store.listItems(thread.id)).map((item) => item.id);
+  const marker = await resume();
+  expect(marker).toContain('refused lease_lost');
+  expect(marker).toContain('done');
+  expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual(recovered);
+  expect(await store.getTurn(turn.id)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+}
+
+describeWithPostgres('a process paused past its lease on a PostgreSQL journal', (server) => {
+  it('is fenced out the same way: once another process recovered its turn, the resumed one writes nothing to it', async () => {
+    const schema = await server.freshSchema();
+    await fencedOut({ args: [server.url, schema], open: () => openPostgresStore({ url: server.url, schema, max: 4 }) });
+  }, 60_000);
 });
