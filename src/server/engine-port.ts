@@ -36,8 +36,24 @@ export interface ChatEngine {
     remove(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
     sendNow(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
   };
-  /** The engine's hooks; the server listens to `turnDiagnostics` for the audit log. Optional for a stand-in engine. */
-  on?(name: 'turnDiagnostics', listener: (payload: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> }) => void): () => void;
+  /**
+   * The engine's hooks: the server listens to `turnDiagnostics` for the audit log, and to `error`
+   * for its log, `onError` and (a host's failing permission) the audit log. Optional for a stand-in engine.
+   */
+  on?: {
+    (name: 'turnDiagnostics', listener: (payload: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> }) => void): () => void;
+    (name: 'error', listener: (payload: EngineFailure) => void): () => void;
+  };
+}
+
+/** What the engine's `error` hook reports: a failure the client saw only as a code (if at all). */
+export interface EngineFailure {
+  readonly error: unknown;
+  readonly code: string;
+  readonly threadId?: string;
+  readonly turnId?: string;
+  readonly actor?: Actor;
+  readonly source: string;
 }
 
 /** The part of every event the transports rely on. */
