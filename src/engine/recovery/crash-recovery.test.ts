@@ -9,7 +9,9 @@ import { openPostgresStore } from '../../postgres/index.js';
 import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
-import { cleanupWithStore } from '../../server/index.js';
+import { cleanupWithStore, createLocalThreadEvents } from '../../server/index.js';
+import { Client, startServer } from '../../../test/server/harness.js';
+import { readEvents } from '../../../test/server/thread-kit.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -128,14 +130,30 @@ describe('nothing a client saw is lost', () => {
     expect(await store.getConfirmation((request.data as { confirmationId: string }).confirmationId)).toMatchObject({ status: 'resolved' });
   }, 30_000);
 
-  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, and retention removes it', async () => {
-    const { store, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
+  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, shows it so over HTTP, and retention removes it', async () => {
+    const { store, made, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
     expect(marker).toContain('executed');
     expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
     const request = (await store.listItems(thread.id)).find((item) => item.kind === 'confirmation_request')!;
     const id = (request.data as { confirmationId: string }).confirmationId;
     const resolved = await store.getConfirmation(id);
     expect(resolved).toMatchObject({ status: 'resolved', resolution: { outcome: 'outcome_unknown' } });
+    // What the person and a client see: the turn ended with the outcome unknown, nothing waiting, and the confirmation answerable no more.
+    const events = createLocalThreadEvents();
+    const running = await startServer(made.engine, {}, { following: { store, events } });
+    try {
+      const client = await new Client(running.url, { 'x-plumb-user': 'alice' }).withCsrf();
+      const [view] = await readEvents(await client.fetch(`/chat/threads/${thread.id}/view/`), (seen) => seen.length > 0);
+      expect(view).toMatchObject({ type: 'view', turn: { id: turn.id, status: 'failed', failure_code: 'effect_outcome_unknown' }, confirmation: null });
+      const shown = (await (await client.fetch(`/chat/threads/${thread.id}`)).json()) as { items: { kind: string; data: Record<string, unknown> }[] };
+      expect(shown.items.filter((item) => item.kind === 'confirmation_resolution').map((item) => item.data.outcome)).toEqual(['approved']);
+      expect(shown.items.at(-1)).toMatchObject({ kind: 'error', data: { code: 'effect_outcome_unknown' } });
+      const again = (await (await client.post('/chat/confirm/', { confirmation_id: id, confirmed: true })).json()) as { events: Record<string, unknown>[] };
+      expect(again.events.at(-1)).toMatchObject({ type: 'error', code: 'confirmation_unavailable' });
+    } finally {
+      await running.close();
+      await events.close();
+    }
     // Retention removes it like any resolved confirmation; the thread, recent, stays.
     const report = await cleanupWithStore(store, 24, { now: Date.now() + 60_000 });
     expect(report.confirmationsDeleted).toBe(1);
