@@ -1,5 +1,5 @@
 import type { Actor, JsonValue } from '../core/index.js';
-import type { AnswerRequest, CancelRequest, ConfirmRequest, ItemPageRequest, ItemPageView, QueueChange, RetryRequest, SendRequest, ThreadPageRequest, ThreadPageView, ThreadState } from '../engine/index.js';
+import type { AnswerRequest, CancelRequest, ConfirmRequest, HookPayloads, ItemPageRequest, ItemPageView, QueueChange, RetryRequest, SendRequest, ThreadPageRequest, ThreadPageView, ThreadState } from '../engine/index.js';
 
 /**
  * What the chat service needs from the engine. `createEngine` (src/engine) satisfies it; tests and
@@ -42,18 +42,8 @@ export interface ChatEngine {
    */
   on?: {
     (name: 'turnDiagnostics', listener: (payload: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> }) => void): () => void;
-    (name: 'error', listener: (payload: EngineFailure) => void): () => void;
+    (name: 'error', listener: (payload: HookPayloads['error']) => void): () => void;
   };
-}
-
-/** What the engine's `error` hook reports: a failure the client saw only as a code (if at all). */
-export interface EngineFailure {
-  readonly error: unknown;
-  readonly code: string;
-  readonly threadId?: string;
-  readonly turnId?: string;
-  readonly actor?: Actor;
-  readonly source: string;
 }
 
 /** The part of every event the transports rely on. */
