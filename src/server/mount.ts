@@ -72,7 +72,7 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   // After the websocket plugin's hooks: an upgrade refused here (401) still has its socket ended by them.
   identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
 
-  registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard });
+  registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard, report });
 
   const engine = settings.enabled ? options.engine : undefined;
   if (engine !== undefined) {

@@ -73,4 +73,14 @@ describe("a host's failing read permission over HTTP", () => {
     expect(String(record!.detail)).toMatch(detail);
     expect(String(record!.message)).not.toMatch(/titel|Keys/);
   });
+
+  it('answers /graphql with PERMISSION_ERROR and the generic message, and logs the detail', async () => {
+    const client = await new Client(running.url, { 'x-plumb-user': 'alice' }).withCsrf();
+    const body = await (await client.post('/graphql', { query: '{ bookList { items { title } } }' })).text();
+    const answer = JSON.parse(body) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(answer.errors[0]).toMatchObject({ extensions: { code: 'PERMISSION_ERROR' } });
+    expect(body).not.toMatch(/titel|Keys|id__in|filter key/);
+    const logged = reported.find((entry) => entry.source === 'graphql');
+    expect(((logged!.error as Error).cause as Error).message).toMatch(/The read permission of Book failed: Unknown filter key 'titel' on Book/);
+  });
 });
