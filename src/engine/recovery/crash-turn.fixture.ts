@@ -100,5 +100,7 @@ for await (const event of engine.send({ actor: alice, requestKey: 'crash-1', tex
 if (confirmation !== undefined) for await (const event of engine.confirm({ actor: alice, confirmationId: confirmation, confirmed: true })) print(event);
 if (mode === 'stall') {
   await engine.close();
+  // A PostgreSQL pool's idle connections would keep the process alive for their idle timeout.
+  await opened.close();
   appendFileSync(markerPath, 'done\n');
 }
