@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,5 +79,39 @@ describe('a configuration that names what is not there', () => {
     const found = await problems(config({ app: './app.ts', database: `postgres://plumb:secret@127.0.0.1:${closed}/app` }));
     expect(found).toEqual([{ code: 'database_unreachable', message: expect.stringContaining(`Cannot reach PostgreSQL at 127.0.0.1:${closed}/app`) }]);
     expect(found[0]!.message).not.toContain('secret');
+  });
+
+  it("catches a read permission that filters on a misspelled key before anyone asks: permission_error with a did-you-mean, exit 1", async () => {
+    write(
+      'app.ts',
+      `import { defineHost, defineManager } from 'plumb';
+const Owner = defineManager({ name: 'Owner', fields: { email: 'string' } });
+const Ticket = defineManager({
+  name: 'Ticket',
+  fields: { subject: 'string' },
+  relations: { owner: { kind: 'one', target: 'Owner' } },
+  chatExposed: true,
+  permissions: { read: (actor) => (actor.kind === 'user' ? { owner__mail: actor.id } : false) },
+});
+export default defineHost({ managers: [Owner, Ticket] });
+`,
+    );
+    const file = config({ app: './app.ts', database: ':memory:', actors: { alice: { id: 'alice@example.com', roles: [] }, bob: { id: 'bob@example.com', roles: [] } } });
+    const found = await problems(file);
+    expect(found).toEqual([
+      {
+        code: 'permission_error',
+        message: "Ticket: the read permission, for 'alice', 'bob', returns a filter on 'owner__mail', which Ticket does not have: every read of Ticket would be refused (permission_error). Did you mean 'owner__email' or 'owner__id' or 'owner__in'?",
+      },
+    ]);
+    const text = await plumb('check', '--config', file);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("permission_error: Ticket: the read permission, for 'alice', 'bob', returns a filter on 'owner__mail'");
+    expect(text.stdout).not.toContain('no problems');
+    // Spelled right, the same configuration checks clean.
+    write('fixed-app.ts', readFileSync(join(dir.path, 'app.ts'), 'utf8').replace('owner__mail', 'owner__email'));
+    const fixed = await plumb('check', '--config', write('fixed.json', JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), app: './fixed-app.ts' })));
+    expect(fixed.stdout).toContain('no problems');
+    expect(fixed.code).toBe(0);
   });
 });

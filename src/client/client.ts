@@ -236,6 +236,8 @@ export function createPlumbClient(options: PlumbClientOptions = {}): PlumbClient
             // An overflow's view is newer than what was missed: resuming goes on from the last seq applied, and the journal replays.
             if (typeof seq === 'string' && !(event.type === 'resubscribe' && event.reason === 'overflow')) after = seq;
             yield event;
+            // Nothing follows a deletion: no reconnect to a thread that is gone.
+            if (event.type === 'thread_deleted') return;
           }
         } catch (error) {
           if (signal?.aborted === true) return;

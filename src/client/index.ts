@@ -31,6 +31,7 @@ export type {
   ViewItemEvent,
   ViewTurnEvent,
   ViewResubscribeEvent,
+  ViewDeletedEvent,
   ThreadViewEvent,
   CancelOutcome,
 } from './protocol.js';

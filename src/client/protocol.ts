@@ -149,8 +149,13 @@ export interface ViewResubscribeEvent extends ViewBase {
   readonly view: ViewState;
 }
 
+/** The thread was deleted (by its owner, elsewhere, or by retention): the view's last event; it ends after it. */
+export interface ViewDeletedEvent extends ViewBase {
+  readonly type: 'thread_deleted';
+}
+
 /** What a live view of a thread delivers (`subscribe`); a host's own subscribe route may deliver turn events too. */
-export type ViewEvent = ViewSnapshotEvent | ViewItemEvent | ViewTurnEvent | ViewResubscribeEvent;
+export type ViewEvent = ViewSnapshotEvent | ViewItemEvent | ViewTurnEvent | ViewResubscribeEvent | ViewDeletedEvent;
 export type ThreadViewEvent = ViewEvent | PlumbEvent;
 
 /** What stopping a thread's turn found: the turn it stopped (null when none was active). */

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { isPlumbError } from '../core/index.js';
-import { checkTables, defineApp, tablesNotCreated } from '../data/index.js';
+import { checkTables, defineApp, readPermissionProblems, tablesNotCreated } from '../data/index.js';
 import type { App, Database } from '../data/index.js';
 import { checkedRoles, defaultProfileName } from '../planned/index.js';
 import { createProvider } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
+import { actorNames, namedActor } from './actors.js';
 import { parseDatabaseUrl } from './database-url.js';
 import type { HostDefinition } from './host.js';
 import type { McpServerSetting } from './mcp-settings.js';
@@ -50,8 +51,8 @@ export interface CheckReport {
 /**
  * Loads everything a configuration names, without serving and without creating or changing
  * anything: the settings, the app module, the database (connection, tables and columns), the
- * `authenticate`, `permission` and audit logger modules, exposure, the mutation allow-lists and
- * the provider. Never throws for a problem it can name; one run names every problem. Settings
+ * `authenticate`, `permission` and audit logger modules, exposure, the managers' read permissions
+ * (run for anonymous and each configured actor), the mutation allow-lists and the provider. Never throws for a problem it can name; one run names every problem. Settings
  * that are invalid are reported and the rest are checked with those at their defaults.
  */
 export async function checkConfiguration(options: CheckOptions = {}): Promise<CheckReport> {
@@ -101,6 +102,9 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
     } catch (error) {
       problems.push({ code: 'invalid_allow_list', message: error instanceof Error ? error.message : String(error) });
     }
+    // Each read permission as anonymous and as every configured actor: what would refuse every read at run time.
+    const actors = actorNames(config).map((name) => ({ name, actor: namedActor(config, name)! }));
+    for (const problem of readPermissionProblems(app, actors)) problems.push({ code: 'permission_error', message: problem.message });
     await app.close();
   }
 

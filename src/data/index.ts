@@ -14,6 +14,8 @@ export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExec
 export type { ValueStorage } from './value-storage.js';
 export type { ValueShape } from './field-values.js';
 export { fieldTypes } from './definition-types.js';
+export { readPermissionProblems } from './permission-check.js';
+export type { PermissionProblem } from './permission-check.js';
 export { conditionFilterAt, conditionProblems, isTimeWord, namedConditions, timeValue } from './named-conditions.js';
 export type { ConditionProblem, NamedCondition } from './named-conditions.js';
 export type { ConditionSpec, NamedConditionSpec, FieldSpec, FieldType, ManagerCatalog, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';

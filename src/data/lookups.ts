@@ -1,3 +1,4 @@
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { PlumbError } from '../core/index.js';
 import { lookupOperators } from './check-manager.js';
 import type { LookupOperator } from './check-manager.js';
@@ -101,6 +102,12 @@ export function enumerateLookups(manager: Manager, depth = maxLookupDepth): Reso
 /** Every valid lookup key of a manager, in a stable order (used by errors, GraphQL and the chat tools). */
 export function filterKeys(manager: Manager, depth = maxLookupDepth): string[] {
   return enumerateLookups(manager, depth).map((lookup) => lookup.key);
+}
+
+/** ` Did you mean 'a' or 'b'?` — up to three of the manager's keys closest to one it does not have — or '' when none is close. */
+export function didYouMeanKey(manager: Manager, key: string, keys: readonly string[] = filterKeys(manager)): string {
+  const close = suggestionList(key, keys).slice(0, 3);
+  return close.length > 0 ? ` Did you mean ${close.map((k) => `'${k}'`).join(' or ')}?` : '';
 }
 
 /** The lookup keys on the manager itself (no traversal) and the relations one can traverse. */

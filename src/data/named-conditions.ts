@@ -3,10 +3,9 @@
  * keys when the app is defined, and resolved at read time (`$now`, `$today` from the asking clock).
  * Each is only a filter: it picks rows within what the actor's read permission already lets them see.
  */
-import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { PlumbError } from '../core/index.js';
 import type { ConditionSpec } from './definition-types.js';
-import { filterKeys, resolveLookup } from './lookups.js';
+import { didYouMeanKey, filterKeys, resolveLookup } from './lookups.js';
 import type { Manager } from './model.js';
 import { memberNamePattern } from './naming.js';
 
@@ -94,9 +93,7 @@ export function conditionProblems(manager: Manager): ConditionProblem[] {
       } catch (error) {
         if (!(error instanceof PlumbError)) throw error;
         keys ??= filterKeys(manager);
-        const close = suggestionList(key, keys).slice(0, 3);
-        const hint = close.length > 0 ? ` Did you mean ${close.map((k) => `'${k}'`).join(' or ')}?` : '';
-        out.push(problem(name, key, `unknown filter key '${key}'.${hint}`));
+        out.push(problem(name, key, `unknown filter key '${key}'.${didYouMeanKey(manager, key, keys)}`));
       }
     }
   }

@@ -4,7 +4,7 @@ import type { ThreadEvents } from './thread-events.js';
 /**
  * The store with a notice after each committed write to a thread (`ThreadEvents`): appended
  * items (a staged step once it is committed), a new turn's user item, a turn's status change, a
- * recovery's ending. Reads and everything else pass through unchanged.
+ * recovery's ending, a thread's deletion. Reads and everything else pass through unchanged.
  */
 export function announceWrites(store: Store, events: ThreadEvents): Store {
   const announceItems = (records: readonly ItemRecord[], patch: TurnPatch | undefined): void => {
@@ -36,6 +36,16 @@ export function announceWrites(store: Store, events: ThreadEvents): Store {
       const turn = await store.updateTurn(id, patch, from);
       if (turn !== undefined && patch.status !== undefined) events.publish({ threadId: turn.threadId, turnId: turn.id, turnStatus: turn.status });
       return turn;
+    },
+    async deleteThread(id) {
+      const deleted = await store.deleteThread(id);
+      if (deleted) events.publish({ threadId: id, deleted: true });
+      return deleted;
+    },
+    async deleteThreadsUpdatedBefore(cutoff, options) {
+      const deleted = await store.deleteThreadsUpdatedBefore(cutoff, options);
+      for (const threadId of deleted) events.publish({ threadId, deleted: true });
+      return deleted;
     },
     async endOrphanedTurn(turnId, end) {
       const turn = await store.endOrphanedTurn(turnId, end);

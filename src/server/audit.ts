@@ -22,6 +22,11 @@ export interface Audit {
   tool(entry: { readonly transport: string; readonly actor: Actor; readonly threadId?: string; readonly kind: 'tool_call' | 'tool_result' | 'confirm_mutation'; readonly id: string; readonly name: string; readonly payload: unknown }): void;
   /** A run's diagnostic record (the engine's `turnDiagnostics`): already allow-listed, logged at every level but `off`. */
   turn(entry: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, unknown>> }): void;
+  /**
+   * A host's read permission that failed (`permission_error`): the person saw a generic refusal, the
+   * record holds what failed (the error's cause). Logged at every level but `off`.
+   */
+  permissionFailure(entry: { readonly actor?: Actor; readonly threadId?: string; readonly source: string; readonly error: unknown }): void;
 }
 
 export const redactedValue = '[redacted]';
@@ -54,7 +59,7 @@ export function truncateForAudit(value: unknown, max: number): { value: unknown;
 
 export function createAudit(options: AuditOptions): Audit {
   const level: AuditLevel = options.enabled ? options.level : 'off';
-  if (level === 'off') return { level, message: () => undefined, tool: () => undefined, turn: () => undefined };
+  if (level === 'off') return { level, message: () => undefined, tool: () => undefined, turn: () => undefined, permissionFailure: () => undefined };
   const clock = options.clock ?? Date.now;
   let sink = options.logger ?? undefined;
   if (sink === undefined) {
@@ -86,6 +91,21 @@ export function createAudit(options: AuditOptions): Audit {
     },
     turn(entry) {
       emit({ ...entry.record, event: 'turn_diagnostics', at: new Date(clock()).toISOString(), actor: who(entry.actor), thread_id: entry.threadId, turn_id: entry.turnId });
+    },
+    permissionFailure(entry) {
+      const { error } = entry;
+      const cause: unknown = error instanceof Error ? error.cause : undefined;
+      const detail = truncateForAudit(cause instanceof Error ? cause.message : String(cause ?? error), options.maxResultSize);
+      emit({
+        event: 'permission_error',
+        at: new Date(clock()).toISOString(),
+        actor: entry.actor === undefined ? null : who(entry.actor),
+        thread_id: entry.threadId ?? null,
+        source: entry.source,
+        message: error instanceof Error ? error.message : String(error),
+        detail: detail.value,
+        ...(detail.truncated ? { truncated: true } : {}),
+      } satisfies AuditRecord);
     },
   };
 }

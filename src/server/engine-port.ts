@@ -1,5 +1,5 @@
 import type { Actor, JsonValue } from '../core/index.js';
-import type { AnswerRequest, CancelRequest, ConfirmRequest, ItemPageRequest, ItemPageView, QueueChange, RetryRequest, SendRequest, ThreadPageRequest, ThreadPageView, ThreadState } from '../engine/index.js';
+import type { AnswerRequest, CancelRequest, ConfirmRequest, HookPayloads, ItemPageRequest, ItemPageView, QueueChange, RetryRequest, SendRequest, ThreadPageRequest, ThreadPageView, ThreadState } from '../engine/index.js';
 
 /**
  * What the chat service needs from the engine. `createEngine` (src/engine) satisfies it; tests and
@@ -36,8 +36,14 @@ export interface ChatEngine {
     remove(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
     sendNow(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
   };
-  /** The engine's hooks; the server listens to `turnDiagnostics` for the audit log. Optional for a stand-in engine. */
-  on?(name: 'turnDiagnostics', listener: (payload: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> }) => void): () => void;
+  /**
+   * The engine's hooks: the server listens to `turnDiagnostics` for the audit log, and to `error`
+   * for its log, `onError` and (a host's failing permission) the audit log. Optional for a stand-in engine.
+   */
+  on?: {
+    (name: 'turnDiagnostics', listener: (payload: { readonly actor: Actor; readonly threadId: string; readonly turnId: string; readonly record: Readonly<Record<string, JsonValue>> }) => void): () => void;
+    (name: 'error', listener: (payload: HookPayloads['error']) => void): () => void;
+  };
 }
 
 /** The part of every event the transports rely on. */

@@ -1,16 +1,18 @@
 import { execute } from 'graphql';
 import type { FastifyInstance } from 'fastify';
+import { isPlumbError } from '../core/index.js';
 import type { App } from '../data/index.js';
 import { createActorSchemas } from './actor-schema.js';
 import { createGraphqlGate } from './graphql-gate.js';
 import type { MethodGuard } from './method-guard.js';
 import { sendError } from './reply-error.js';
+import type { Report } from './setup.js';
 
 /**
  * `GET /healthz` and `POST /graphql`: the app's schema as the request's actor may read it
  * (`createActorSchemas`), executed as that actor; introspection off with `graphqlIntrospection: false`.
  */
-export function registerGraphql(instance: FastifyInstance, app: App, options: { readonly introspection: boolean; readonly guard: MethodGuard }): void {
+export function registerGraphql(instance: FastifyInstance, app: App, options: { readonly introspection: boolean; readonly guard: MethodGuard; readonly report: Report }): void {
   instance.get('/healthz', () => ({ status: 'ok' }));
   options.guard('/healthz', ['GET']);
   const schemas = createActorSchemas(app);
@@ -44,13 +46,16 @@ export function registerGraphql(instance: FastifyInstance, app: App, options: { 
     };
     reply.raw.once('close', abortOnClose);
     try {
-      return await app.graphql({
+      const result = await app.graphql({
         actor: request.actor,
         document: body.query,
         ...(body.variables ? { variables: body.variables as Record<string, unknown> } : {}),
         ...(typeof body.operationName === 'string' ? { operationName: body.operationName } : {}),
         signal: controller.signal,
       });
+      // A host's failing read permission: the caller got PERMISSION_ERROR and a generic message, the host's log gets what failed.
+      for (const error of result.errors ?? []) if (isPlumbError(error.originalError) && error.originalError.code === 'permission_error') options.report(error.originalError, { source: 'graphql' });
+      return result;
     } finally {
       reply.raw.off('close', abortOnClose);
     }

@@ -72,7 +72,7 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   // After the websocket plugin's hooks: an upgrade refused here (401) still has its socket ended by them.
   identifyActors(instance, { authenticate: setup.authenticate, login: options.login, signer });
 
-  registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard });
+  registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard, report });
 
   const engine = settings.enabled ? options.engine : undefined;
   if (engine !== undefined) {
@@ -133,10 +133,17 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
       views,
       viewsPerSocket: settings.viewsPerSocket,
     };
-    if (setup.audit.level !== 'off' && engine.on !== undefined) {
-      const stop = engine.on('turnDiagnostics', (payload) => setup.audit.turn(payload));
+    if (engine.on !== undefined) {
+      // What the engine could not do reaches the host (log, onError; a failing permission also the audit log), never the client.
+      const stops = [
+        engine.on('error', (failure) => {
+          report(failure.error, { source: `engine:${failure.source}` });
+          if (isPlumbError(failure.error) && failure.error.code === 'permission_error') setup.audit.permissionFailure(failure);
+        }),
+      ];
+      if (setup.audit.level !== 'off') stops.push(engine.on('turnDiagnostics', (payload) => setup.audit.turn(payload)));
       instance.addHook('onClose', (_instance, done) => {
-        stop();
+        for (const stop of stops) stop();
         done();
       });
     }

@@ -17,6 +17,8 @@ export interface ThreadNotice {
   readonly turnStatus?: TurnStatus;
   /** The journal may hold what no notice announced (a reconnect, a recovery): read it. */
   readonly resync?: boolean;
+  /** The thread was deleted (by its owner, or by retention): its followers check the journal and end. */
+  readonly deleted?: boolean;
 }
 
 export type ThreadListener = (notice: ThreadNotice) => void;

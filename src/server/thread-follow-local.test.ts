@@ -48,4 +48,23 @@ describe('following a thread', () => {
     remove();
     expect(delivered).toBe(1);
   });
+
+  it('ends with thread_deleted once the thread is gone: at its deletion\'s notice, or at the poll when it was deleted elsewhere without one', async () => {
+    const events = createLocalThreadEvents();
+    const journal = createMemoryStore();
+    const store = announceWrites(journal, events);
+    const follow = async (threadId: string): Promise<FollowEvent[]> => {
+      const seen: FollowEvent[] = [];
+      for await (const event of followThread({ store, events, threadId, signal: new AbortController().signal, pollMs: 30 })) seen.push(event);
+      return seen;
+    };
+    const noticed = await store.createThread({ owner: 'user:alice' });
+    const quiet = await store.createThread({ owner: 'user:alice' });
+    const ended = [follow(noticed.id), follow(quiet.id)];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await store.deleteThread(noticed.id)).toBe(true);
+    // Past the announcing store (retention in another process without the notices): found by the poll.
+    expect(await journal.deleteThread(quiet.id)).toBe(true);
+    for (const seen of await Promise.all(ended)) expect(seen).toEqual([{ type: 'thread_deleted' }]);
+  });
 });

@@ -4,6 +4,7 @@ import type { ChatDeps } from './chat-deps.js';
 import { actorKey } from '../core/index.js';
 import type { ThreadEvents } from './thread-events.js';
 import { followThread } from './thread-follow.js';
+import type { FollowEvent } from './thread-follow.js';
 import { wholeNumber } from './whole-number.js';
 
 /** What following threads needs: the journal (the same store the engine writes) and the notices between processes. */
@@ -19,9 +20,15 @@ export interface ThreadFollowing {
  * committed — by this process or any other on the same journal — each as `event: item` with the
  * item record, in order, without gaps or repeats (its `id:` is the ordinal, so a client that
  * reconnects with `Last-Event-ID` goes on where it stopped), and turns' status changes as `event:
- * turn`. Only the thread's owner may follow it; a client that does not read is cut off once
- * `websocketMaxBufferedBytes` are queued for it.
+ * turn`; a deleted thread's stream ends with `event: thread_deleted`. Only the thread's owner may
+ * follow it; a client that does not read is cut off once `websocketMaxBufferedBytes` are queued for it.
  */
+function followText(event: FollowEvent, threadId: string): string {
+  if (event.type === 'item') return `id: ${event.item.ordinal}\nevent: item\ndata: ${JSON.stringify(event.item)}\n\n`;
+  if (event.type === 'turn') return `event: turn\ndata: ${JSON.stringify({ turn_id: event.turnId, status: event.status })}\n\n`;
+  return `event: thread_deleted\ndata: ${JSON.stringify({ thread_id: threadId })}\n\n`;
+}
+
 export function registerThreadFollow(fastify: FastifyInstance, deps: ChatDeps, following: ThreadFollowing): void {
   const path = `${deps.url}threads/:id/follow/`;
   fastify.get<{ Params: { id: string }; Querystring: { after?: string } }>(path, async (request, reply) => {
@@ -45,7 +52,7 @@ export function registerThreadFollow(fastify: FastifyInstance, deps: ChatDeps, f
     keepAlive.unref();
     try {
       for await (const event of followThread({ store: following.store, events: following.events, threadId: request.params.id, afterOrdinal: after, signal: controller.signal })) {
-        raw.write(event.type === 'item' ? `id: ${event.item.ordinal}\nevent: item\ndata: ${JSON.stringify(event.item)}\n\n` : `event: turn\ndata: ${JSON.stringify({ turn_id: event.turnId, status: event.status })}\n\n`);
+        raw.write(followText(event, request.params.id));
         if (raw.writableLength > deps.maxBufferedBytes) {
           raw.destroy();
           break;

@@ -55,7 +55,8 @@ export type ViewEvent =
   | ({ readonly type: 'view'; readonly seq: string; readonly thread_id: string } & ViewBody)
   | { readonly type: 'item'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly item: ItemRecord }
   | { readonly type: 'turn'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly status: TurnStatus }
-  | { readonly type: 'resubscribe'; readonly seq: string; readonly thread_id: string; readonly reason: 'gap' | 'overflow'; readonly view: ViewBody };
+  | { readonly type: 'resubscribe'; readonly seq: string; readonly thread_id: string; readonly reason: 'gap' | 'overflow'; readonly view: ViewBody }
+  | { readonly type: 'thread_deleted'; readonly seq: string; readonly thread_id: string };
 
 /** Events that go out together, encoded once for every observer. */
 export class ViewBatch {
@@ -158,6 +159,10 @@ function itemEvent(item: ItemRecord): ViewEvent {
   return { type: 'item', seq: String(item.ordinal), thread_id: item.threadId, turn_id: item.turnId, item: shown(item) };
 }
 
+function deletedBatch(threadId: string, last: number): ViewBatch {
+  return new ViewBatch([{ type: 'thread_deleted', seq: String(last), thread_id: threadId }]);
+}
+
 export function viewBody(state: ThreadState): ViewBody {
   const { thread, turn } = state;
   return {
@@ -207,7 +212,8 @@ class ThreadHub {
         if (event.type === 'item') {
           this.last = event.item.ordinal;
           this.#add(itemEvent(event.item), event.item.kind !== 'text_draft');
-        } else this.#add({ type: 'turn', seq: String(this.last), thread_id: this.threadId, turn_id: event.turnId, status: event.status }, true);
+        } else if (event.type === 'turn') this.#add({ type: 'turn', seq: String(this.last), thread_id: this.threadId, turn_id: event.turnId, status: event.status }, true);
+        else this.#deleted();
       }
     } catch (error) {
       if (this.#stopped) return;
@@ -235,6 +241,14 @@ class ThreadHub {
     const batch = new ViewBatch(this.#open);
     this.#open = [];
     for (const observer of [...this.observers]) observer.deliver(batch);
+  }
+
+  /** The thread is gone: what is open goes out, then `thread_deleted` to every observer, and their streams end. */
+  #deleted(): void {
+    this.#flush();
+    const batch = deletedBatch(this.threadId, this.last);
+    for (const observer of [...this.observers]) observer.finish(batch);
+    this.stop(true);
   }
 
   remove(observer: Observer): void {
@@ -303,8 +317,9 @@ class Observer implements ThreadObserver {
         if (newer.length > 0) this.#send(newer.length === batch.events.length ? batch : new ViewBatch(newer));
       }
     } catch (error) {
-      // A thread deleted meanwhile ends its views; anything else is a failure to report.
-      if (!(isPlumbError(error) && error.code === 'thread_not_found')) this.#options.report(error);
+      // A thread deleted meanwhile ends its views, saying so; anything else is a failure to report.
+      if (isPlumbError(error) && error.code === 'thread_not_found') this.finish(deletedBatch(this.#input.threadId, this.#hub.last));
+      else this.#options.report(error);
       this.end();
     }
   }
@@ -367,6 +382,13 @@ class Observer implements ThreadObserver {
       .then((state) => this.#input.sink.write(new ViewBatch([{ type: 'resubscribe', seq: String(state.ordinal), thread_id: threadId, reason: 'overflow', view: viewBody(state) }]), () => undefined))
       .catch((error: unknown) => this.#options.report(error))
       .finally(() => this.#input.sink.end());
+  }
+
+  /** A last batch, past the bounds and anything held (the thread's deletion), then the end. */
+  finish(batch: ViewBatch): void {
+    if (this.#ended) return;
+    this.#input.sink.write(batch, () => undefined);
+    this.end();
   }
 
   /** Ends the observer and its stream (the views closed, the follower failed). */

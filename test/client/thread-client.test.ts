@@ -66,6 +66,23 @@ describe('plumb/client: stop, retry, views and pages', () => {
     expect(isPlumbClientError(refused) && refused.code).toBe('not_found');
   });
 
+  it('ends a subscription when its thread is deleted: thread_deleted last, and no reconnect', async () => {
+    const thread = (await all(client.stream({ text: 'hello', newThread: true }))).at(-1)!.thread_id;
+    const seen: ThreadViewEvent[] = [];
+    let opened = (): void => undefined;
+    const viewing = new Promise<void>((resolve) => (opened = resolve));
+    const ended = (async () => {
+      for await (const event of client.subscribe(thread)) {
+        seen.push(event);
+        if (event.type === 'view') opened();
+      }
+    })();
+    await viewing;
+    expect(await client.deleteThread(thread)).toBe(true);
+    await ended;
+    expect(seen.map((event) => event.type)).toEqual(['view', 'thread_deleted']);
+  });
+
   it("pages the actor's threads and a thread's items, finds, renames, forks and deletes", async () => {
     const thread = (await all(client.stream({ text: 'which parts are made of steel?', newThread: true }))).at(-1)!.thread_id;
     await all(client.stream({ text: 'and then?', thread }));

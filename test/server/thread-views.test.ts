@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, openSocket, readSse, startServer } from './harness.js';
 import { alice, bob, readEvents, startThreadKit } from './thread-kit.js';
 import type { ThreadKit } from './thread-kit.js';
+import { readSseRecords } from '../support/sse.js';
+import type { SseRecord } from '../support/sse.js';
 
 type Event = Record<string, unknown>;
 const itemOf = (event: Event): { ordinal: number; kind: string; id: string; data: Record<string, unknown> } => event.item as never;
@@ -138,6 +140,31 @@ describe('live thread views over SSE and WebSocket', () => {
     ws.socket.send(JSON.stringify({ type: 'message', text: 'mine', new_thread: true }));
     await ws.next('done');
     expect(ws.frames.filter((frame) => frame.type === 'text_chunk').every((frame) => frame.seq === undefined)).toBe(true);
+    ws.socket.close();
+  });
+
+  it('ends the SSE view, the follow stream and a socket subscription of a deleted thread with thread_deleted, and nothing after it', async () => {
+    const threadId = await thread();
+    /** The stream's records until it ends by itself: the server closed it. */
+    const untilEnd = (response: Response): Promise<SseRecord[]> => readSseRecords(response.body!, () => false);
+    const viewResponse = await view(threadId);
+    const followResponse = await client.fetch(`/chat/threads/${threadId}/follow/?after=2`);
+    expect([viewResponse.status, followResponse.status]).toEqual([200, 200]);
+    const viewed = untilEnd(viewResponse);
+    const followed = untilEnd(followResponse);
+    const ws = await openSocket(`${kit.running.wsUrl}/chat/`, { headers: { ...alice, cookie: client.cookieHeader() } });
+    ws.socket.send(JSON.stringify({ type: 'subscribe', thread: threadId }));
+    await ws.next('view');
+    expect(await (await client.post(`/chat/threads/${threadId}/delete/`, {})).json()).toEqual({ deleted: true });
+    expect(await ws.next('thread_deleted')).toEqual({ type: 'thread_deleted', seq: '2', thread_id: threadId });
+    const viewEvents = (await viewed).map((record) => record.data);
+    expect(viewEvents.map((event) => event.type)).toEqual(['view', 'thread_deleted']);
+    expect(viewEvents[1]).toEqual({ type: 'thread_deleted', seq: '2', thread_id: threadId });
+    expect(await followed).toEqual([{ event: 'thread_deleted', data: { thread_id: threadId } }]);
+    // The socket stays open, its subscription ended: the thread is not found any more.
+    ws.socket.send(JSON.stringify({ type: 'subscribe', thread: threadId }));
+    expect(await ws.next('error')).toMatchObject({ code: 'thread_not_found' });
+    expect(ws.frames.filter((frame) => frame.thread_id === threadId && frame.seq !== undefined).map((frame) => frame.type)).toEqual(['view', 'thread_deleted']);
     ws.socket.close();
   });
 

@@ -4,10 +4,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
 import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
-import { cleanupWithStore } from '../../server/index.js';
+import { cleanupWithStore, createLocalThreadEvents } from '../../server/index.js';
+import { Client, startServer } from '../../../test/server/harness.js';
+import { readEvents } from '../../../test/server/thread-kit.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -23,14 +27,31 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
+/** A journal two processes share: the child's arguments naming it (crash-turn.fixture.ts), and this process's own handle on it. */
+interface Journal {
+  readonly args: readonly string[];
+  open(): Promise<Store>;
+}
+
+const sqliteJournal = (mode: string): Journal => {
+  const path = join(dir.path, `${mode}.db`);
+  return { args: [path], open: () => openSqliteStore({ path }) };
+};
+
 /**
  * Runs crash-turn.fixture.ts in `mode` and SIGKILLs it (or SIGSTOPs it, to `resume` later) once `ready(events, marker)` says so; then
- * reopens the store, waits for the dead engine's lease to lapse, and starts an engine on it.
+ * opens the journal here, waits for the dead engine's lease to lapse, and starts an engine on it.
  */
-async function crash(mode: string, ready: (events: readonly Record<string, unknown>[], marker: string) => boolean, completions: unknown[] = [{ text: 'never' }], signal: NodeJS.Signals = 'SIGKILL') {
-  const dbPath = join(dir.path, `${mode}.db`);
+async function crash(
+  mode: string,
+  ready: (events: readonly Record<string, unknown>[], marker: string) => boolean,
+  completions: unknown[] = [{ text: 'never' }],
+  signal: NodeJS.Signals = 'SIGKILL',
+  journal: Journal = sqliteJournal(mode),
+) {
   const marker = join(dir.path, `${mode}.marker`);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), dbPath, marker, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [location, ...rest] = journal.args;
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-turn.fixture.ts', import.meta.url)), location!, marker, mode, ...rest], { stdio: ['ignore', 'pipe', 'pipe'] });
   const events: Record<string, unknown>[] = [];
   let stdout = '';
   let stderr = '';
@@ -52,7 +73,7 @@ async function crash(mode: string, ready: (events: readonly Record<string, unkno
     if (signal === 'SIGSTOP') stopped.push(child);
     else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
-  const store = await openSqliteStore({ path: dbPath });
+  const store = await journal.open();
   stores.push(store);
   for (let i = 0; i < 300 && (await store.orphanedTurns()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   const made = makeKit({ completions: completions as never }, {}, { store });
@@ -109,14 +130,30 @@ describe('nothing a client saw is lost', () => {
     expect(await store.getConfirmation((request.data as { confirmationId: string }).confirmationId)).toMatchObject({ status: 'resolved' });
   }, 30_000);
 
-  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, and retention removes it', async () => {
-    const { store, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
+  it('resolves the confirmation of a write killed while it ran as outcome unknown, with the turn, shows it so over HTTP, and retention removes it', async () => {
+    const { store, made, thread, turn, marker } = await crash('inside-write', (_seen, text) => text.includes('executed'));
     expect(marker).toContain('executed');
     expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
     const request = (await store.listItems(thread.id)).find((item) => item.kind === 'confirmation_request')!;
     const id = (request.data as { confirmationId: string }).confirmationId;
     const resolved = await store.getConfirmation(id);
     expect(resolved).toMatchObject({ status: 'resolved', resolution: { outcome: 'outcome_unknown' } });
+    // What the person and a client see: the turn ended with the outcome unknown, nothing waiting, and the confirmation answerable no more.
+    const events = createLocalThreadEvents();
+    const running = await startServer(made.engine, {}, { following: { store, events } });
+    try {
+      const client = await new Client(running.url, { 'x-plumb-user': 'alice' }).withCsrf();
+      const [view] = await readEvents(await client.fetch(`/chat/threads/${thread.id}/view/`), (seen) => seen.length > 0);
+      expect(view).toMatchObject({ type: 'view', turn: { id: turn.id, status: 'failed', failure_code: 'effect_outcome_unknown' }, confirmation: null });
+      const shown = (await (await client.fetch(`/chat/threads/${thread.id}`)).json()) as { items: { kind: string; data: Record<string, unknown> }[] };
+      expect(shown.items.filter((item) => item.kind === 'confirmation_resolution').map((item) => item.data.outcome)).toEqual(['approved']);
+      expect(shown.items.at(-1)).toMatchObject({ kind: 'error', data: { code: 'effect_outcome_unknown' } });
+      const again = (await (await client.post('/chat/confirm/', { confirmation_id: id, confirmed: true })).json()) as { events: Record<string, unknown>[] };
+      expect(again.events.at(-1)).toMatchObject({ type: 'error', code: 'confirmation_unavailable' });
+    } finally {
+      await running.close();
+      await events.close();
+    }
     // Retention removes it like any resolved confirmation; the thread, recent, stays.
     const report = await cleanupWithStore(store, 24, { now: Date.now() + 60_000 });
     expect(report.confirmationsDeleted).toBe(1);
@@ -124,14 +161,24 @@ describe('nothing a client saw is lost', () => {
     expect(await store.getConfirmation(id)).toBeUndefined();
   }, 30_000);
 
-  it('fences out a process paused past its lease: once another recovered its turn, the resumed process writes nothing to it', async () => {
-    const { store, thread, turn, resume } = await crash('stall', (_seen, text) => text.includes('executed'), [{ text: 'unused' }], 'SIGSTOP');
-    expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
-    const recovered = (await store.listItems(thread.id)).map((item) => item.id);
-    const marker = await resume();
-    expect(marker).toContain('refused lease_lost');
-    expect(marker).toContain('done');
-    expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual(recovered);
-    expect(await store.getTurn(turn.id)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
-  }, 30_000);
+  it('fences out a process paused past its lease: once another recovered its turn, the resumed process writes nothing to it', () => fencedOut(), 30_000);
+});
+
+/** The paused process resumes after another recovered its turn: every write it tries fails lease_lost in its own transaction, and nothing of it lands. */
+async function fencedOut(journal?: Journal): Promise<void> {
+  const { store, thread, turn, resume } = await crash('stall', (_seen, text) => text.includes('executed'), [{ text: 'unused' }], 'SIGSTOP', journal);
+  expect(turn).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+  const recovered = (await store.listItems(thread.id)).map((item) => item.id);
+  const marker = await resume();
+  expect(marker).toContain('refused lease_lost');
+  expect(marker).toContain('done');
+  expect((await store.listItems(thread.id)).map((item) => item.id)).toEqual(recovered);
+  expect(await store.getTurn(turn.id)).toMatchObject({ status: 'failed', failureCode: 'effect_outcome_unknown' });
+}
+
+describeWithPostgres('a process paused past its lease on a PostgreSQL journal', (server) => {
+  it('is fenced out the same way: once another process recovered its turn, the resumed one writes nothing to it', async () => {
+    const schema = await server.freshSchema();
+    await fencedOut({ args: [server.url, schema], open: () => openPostgresStore({ url: server.url, schema, max: 4 }) });
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
- * The child process of the crash tests in crash-recovery.test.ts: runs one turn on a SQLite store
- * and prints every event it streams as a JSON line, so that the parent can SIGKILL it at a chosen
+ * The child process of the crash tests in crash-recovery.test.ts: runs one turn on a journal (a
+ * SQLite file, or a `postgres://` URL with its schema as the fourth argument) and prints every event it streams as a JSON line, so that the parent can SIGKILL it at a chosen
  * point. Modes:
  * - `stream`: a slow answer (a chunk every 3 s); the parent kills it after the first text chunk it reads.
  * - `approve-before-journal`: a held write is approved, and the process stops for good right after
@@ -21,10 +21,13 @@ import type { Store } from '../../store/index.js';
 import { defineTool } from '../../tools/index.js';
 import { createEngine } from '../index.js';
 
-const [dbPath, markerPath, mode] = process.argv.slice(2);
-if (dbPath === undefined || markerPath === undefined || mode === undefined) throw new Error('usage: crash-turn DB MARKER MODE');
+const [journal, markerPath, mode, schema] = process.argv.slice(2);
+if (journal === undefined || markerPath === undefined || mode === undefined) throw new Error('usage: crash-turn DB|POSTGRES_URL MARKER MODE [SCHEMA]');
 
-const opened = await openSqliteStore({ path: dbPath });
+// pg loads only for a PostgreSQL journal.
+const opened = journal.startsWith('postgres://')
+  ? await (await import('../../postgres/index.js')).openPostgresStore({ url: journal, ...(schema === undefined ? {} : { schema }), max: 4 })
+  : await openSqliteStore({ path: journal });
 const forever = new Promise<never>(() => undefined);
 /** The store, with the step the mode names never returning (as if the process stopped there). */
 const store: Store = new Proxy(opened, {
@@ -97,5 +100,7 @@ for await (const event of engine.send({ actor: alice, requestKey: 'crash-1', tex
 if (confirmation !== undefined) for await (const event of engine.confirm({ actor: alice, confirmationId: confirmation, confirmed: true })) print(event);
 if (mode === 'stall') {
   await engine.close();
+  // A PostgreSQL pool's idle connections would keep the process alive for their idle timeout.
+  await opened.close();
   appendFileSync(markerPath, 'done\n');
 }

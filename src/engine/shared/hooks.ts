@@ -32,6 +32,8 @@ export interface HookPayloads {
     readonly code: string;
     readonly threadId?: string;
     readonly turnId?: string;
+    /** Whose call it was, when a tool failed. */
+    readonly actor?: Actor;
     /** Where it happened: `provider`, `turn`, `tool`, `hook:<name>`, `confirmation_store`, `recovery`. */
     readonly source: string;
   };

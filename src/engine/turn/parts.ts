@@ -102,7 +102,7 @@ export function buildParts(options: PartsSource, settings: EngineSettings, hooks
     ids: options.ids ?? (() => nanoid()),
     instrument: options.instrumentTools,
     onError: (error, report) =>
-      hooks.emit('error', { error, code: 'tool_failed', threadId: report.threadId, source: report.phase === 'handler' ? 'tool' : 'confirmation_store' }),
+      hooks.emit('error', { error, code: 'tool_failed', threadId: report.threadId, actor: report.actor, source: report.phase === 'handler' ? 'tool' : 'confirmation_store' }),
   });
   const toolDefinitions = dispatcher.definitions().filter((definition) => modelTools.has(definition.name));
   const readResultTool = dispatcher.definitions().find((definition) => definition.name === readResultToolName)!;
