@@ -19,7 +19,7 @@ describe('plumb init', () => {
     const made = await plumb('init', dir.path);
     expect(made.code).toBe(0);
     for (const file of ['plumb.config.ts', 'app/index.ts', 'app/managers.ts', 'app/tools.ts', 'app/seed.ts', 'app/authenticate.ts', 'package.json', '.gitignore']) expect(existsSync(join(dir.path, file)), file).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir.path, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', scripts: { start: 'plumb serve' }, dependencies: { plumb: '^0.1.0' } });
+    expect(JSON.parse(readFileSync(join(dir.path, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', scripts: { start: 'plumb serve' }, dependencies: { 'plumb-agent': '^0.1.0' } });
     const config = join(dir.path, 'plumb.config.ts');
     expect((await plumb('check', '--config', config)).code).toBe(0);
 

@@ -68,7 +68,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(paths).toEqual(expect.arrayContaining(['evals/datasets/demo-default.yaml', 'evals/datasets/planned-orchestration.yaml']));
     expect(paths.filter((path) => /\.test\.|\.fixture\.|test-support|\/testing\/|database-conformance/.test(path) && !path.startsWith('dist/testing/'))).toEqual([]);
     // vitest is imported by the store conformance suite alone, which only plumb/testing loads.
-    const dist = join(project, 'node_modules', 'plumb', 'dist');
+    const dist = join(project, 'node_modules', 'plumb-agent', 'dist');
     const vitestImports = paths.filter((path) => path.endsWith('.js') && /from ['"]vitest['"]/.test(readFileSync(join(dist, '..', path), 'utf8')));
     expect(vitestImports).toEqual(['dist/store/conformance.js']);
     const conformanceImports = paths.filter((path) => path.endsWith('.js') && /from ['"][^'"]*conformance\.js['"]/.test(readFileSync(join(dist, '..', path), 'utf8')));
@@ -86,10 +86,10 @@ describe('the packed package, installed into an empty project', () => {
 
   it('imports every entry point; plumb/testing names vitest, which it alone needs', async () => {
     const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json' && subpath !== './testing');
-    const specifiers = subpaths.map((subpath) => (subpath === '.' ? 'plumb' : `plumb/${subpath.slice(2)}`));
+    const specifiers = subpaths.map((subpath) => (subpath === '.' ? 'plumb-agent' : `plumb-agent/${subpath.slice(2)}`));
     const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); } console.log('ok');`;
     expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim()).toBe('ok');
-    const testing = await run(process.execPath, ['--input-type=module', '-e', "await import('plumb/testing')"], { cwd: project }).then(
+    const testing = await run(process.execPath, ['--input-type=module', '-e', "await import('plumb-agent/testing')"], { cwd: project }).then(
       () => '',
       (error: { stderr: string }) => error.stderr,
     );
@@ -100,7 +100,7 @@ describe('the packed package, installed into an empty project', () => {
     expect((await run(bin, ['--version'], { cwd: project })).stdout.trim()).toBe(manifest.version);
     const help = await run(bin, ['--help'], { cwd: project });
     for (const command of ['serve', 'ask', 'tool', 'mcp', 'init', 'eval']) expect(help.stdout).toContain(`  ${command} `);
-    expect(readFileSync(join(project, 'node_modules', 'plumb', 'dist', 'cli', 'main.js'), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    expect(readFileSync(join(project, 'node_modules', 'plumb-agent', 'dist', 'cli', 'main.js'), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
   });
 
   it('plays a packaged eval dataset with the installed bin, and exits 2 naming the datasets for an unknown one', async () => {

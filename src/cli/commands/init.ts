@@ -6,7 +6,7 @@ import { appFiles, packageJson, scripts } from '../init/template.js';
 import { displayPath } from '../display-path.js';
 import { CliFailure, CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
-import { plumbVersion } from '../version.js';
+import { plumbPackage, plumbVersion } from '../version.js';
 
 interface InitOptions {
   readonly database?: string;
@@ -44,7 +44,7 @@ export function registerInitCommand(program: Command, io: CliIo): void {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, content);
       }
-      if (!hadManifest) writeFileSync(manifest, packageJson({ name: packageName(target), plumbVersion: `^${plumbVersion}` }));
+      if (!hadManifest) writeFileSync(manifest, packageJson({ name: packageName(target), plumbPackage, plumbVersion: `^${plumbVersion}` }));
       const where = displayPath(target);
       io.stdout(`Wrote a Plumb app in ${where}: ${Object.keys(files).join(', ')}${hadManifest ? '' : ', package.json'}\n`);
       if (hadManifest) io.stdout(added.length > 0 ? `Added the scripts ${added.join(', ')} to package.json.\n` : 'package.json already has start, check and migrate scripts; left as it is.\n');
