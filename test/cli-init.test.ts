@@ -59,6 +59,14 @@ describe('plumb init', () => {
     expect((await plumb('init', dir.path, '--force')).code).toBe(0);
   });
 
+  it('keeps a project\'s own .gitignore, adding the journal\'s folder and what else it lacks', async () => {
+    writeFileSync(join(dir.path, '.gitignore'), 'node_modules\ndist/');
+    const made = await plumb('init', dir.path);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain('Added .plumb/, .env to .gitignore.');
+    expect(readFileSync(join(dir.path, '.gitignore'), 'utf8')).toBe('node_modules\ndist/\n.plumb/\n.env\n');
+  });
+
   it('refuses a database URL of an unknown scheme, writing nothing', async () => {
     const refused = await plumb('init', join(dir.path, 'app'), '--database', 'mysql://root@localhost/app');
     expect(refused.code).toBe(1);
