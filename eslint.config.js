@@ -37,13 +37,13 @@ export default tseslint.config(
     rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-console': 'off' },
   },
   {
-    // `plumb/postgres` gathers the PostgreSQL parts of data/ and store/, so that `pg` loads only
+    // `plumb-agent/postgres` gathers the PostgreSQL parts of data/ and store/, so that `pg` loads only
     // for an app that imports it; those parts stay out of their folders' faces on purpose.
     files: ['src/postgres/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // `plumb/testing` gathers the conformance suites, which stay out of their folders' faces so that
+    // `plumb-agent/testing` gathers the conformance suites, which stay out of their folders' faces so that
     // library code never loads vitest.
     files: ['src/testing/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },

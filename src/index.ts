@@ -1,8 +1,8 @@
 /**
  * Plumb's main entry: define the data and tools an assistant may use, the host and its
- * configuration, and run turns over them. Heavier parts have their own entries: `plumb/server`,
- * `plumb/router`, `plumb/providers`, `plumb/postgres`, `plumb/demo`, `plumb/mcp`, `plumb/telemetry`,
- * `plumb/client` (the browser's), `plumb/testing` (conformance suites, under vitest).
+ * configuration, and run turns over them. Heavier parts have their own entries: `plumb-agent/server`,
+ * `plumb-agent/router`, `plumb-agent/providers`, `plumb-agent/postgres`, `plumb-agent/demo`, `plumb-agent/mcp`, `plumb-agent/telemetry`,
+ * `plumb-agent/client` (the browser's), `plumb-agent/testing` (conformance suites, under vitest).
  */
 export { PlumbError, isPlumbError, anonymous, userActor, isAuthenticated, hasRole, actorKey, canonicalJson, canonicalHash } from './core/index.js';
 export type { Actor, UserActor, AnonymousActor, JsonValue, JsonObject, PlumbErrorJSON } from './core/index.js';

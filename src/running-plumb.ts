@@ -17,7 +17,16 @@ export const runningPlumb: RunningPlumb = async () => {
     import('./mcp/index.js'),
     import('./telemetry/index.js'),
   ]);
-  return { plumb, 'plumb/server': server, 'plumb/router': router, 'plumb/providers': providers, 'plumb/demo': demo, 'plumb/client': client, 'plumb/mcp': mcp, 'plumb/telemetry': telemetry };
+  return {
+    'plumb-agent': plumb,
+    'plumb-agent/server': server,
+    'plumb-agent/router': router,
+    'plumb-agent/providers': providers,
+    'plumb-agent/demo': demo,
+    'plumb-agent/client': client,
+    'plumb-agent/mcp': mcp,
+    'plumb-agent/telemetry': telemetry,
+  };
 };
 
 /** `loadConfig` as the package face offers it: host modules that import Plumb get this one. */

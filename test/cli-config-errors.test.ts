@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { plumb } from './support/cli.js';
 import { tempDirEach } from './support/temp.js';
 
-const host = "import { defineHost, defineManager } from 'plumb';\nexport default defineHost({ managers: [defineManager({ name: 'Note', fields: { body: 'string' }, chatExposed: true })] });\n";
+const host = "import { defineHost, defineManager } from 'plumb-agent';\nexport default defineHost({ managers: [defineManager({ name: 'Note', fields: { body: 'string' }, chatExposed: true })] });\n";
 
 /** Bad input to the configuration and what it names: each a coded error, exit 1, nothing created. */
 describe('a configuration that names what is not there', () => {

@@ -19,7 +19,7 @@ describe('plumb init', () => {
     const made = await plumb('init', dir.path);
     expect(made.code).toBe(0);
     for (const file of ['plumb.config.ts', 'app/index.ts', 'app/managers.ts', 'app/tools.ts', 'app/seed.ts', 'app/authenticate.ts', 'package.json', '.gitignore']) expect(existsSync(join(dir.path, file)), file).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir.path, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', scripts: { start: 'plumb serve' }, dependencies: { plumb: '^0.1.0' } });
+    expect(JSON.parse(readFileSync(join(dir.path, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', scripts: { start: 'plumb serve' }, dependencies: { 'plumb-agent': '^0.1.0' } });
     const config = join(dir.path, 'plumb.config.ts');
     expect((await plumb('check', '--config', config)).code).toBe(0);
 
@@ -57,6 +57,14 @@ describe('plumb init', () => {
     expect(again.stderr).toContain('plumb.config.ts, app/index.ts');
     expect(again.stderr).toContain('nothing was written. Pass --force to overwrite');
     expect((await plumb('init', dir.path, '--force')).code).toBe(0);
+  });
+
+  it('keeps a project\'s own .gitignore, adding the journal\'s folder and what else it lacks', async () => {
+    writeFileSync(join(dir.path, '.gitignore'), 'node_modules\ndist/');
+    const made = await plumb('init', dir.path);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain('Added .plumb/, .env to .gitignore.');
+    expect(readFileSync(join(dir.path, '.gitignore'), 'utf8')).toBe('node_modules\ndist/\n.plumb/\n.env\n');
   });
 
   it('refuses a database URL of an unknown scheme, writing nothing', async () => {

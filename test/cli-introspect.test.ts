@@ -45,7 +45,7 @@ describe('plumb introspect on SQLite', () => {
   it('prints a module of managers for the tables of an existing file, and a one-line summary on stderr', async () => {
     const run = await plumb('introspect', '--database', bookshopFile(dir.path));
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("import { defineHost, defineManager } from 'plumb';");
+    expect(run.stdout).toContain("import { defineHost, defineManager } from 'plumb-agent';");
     expect(run.stdout).toContain("export const Book = defineManager({\n  name: 'Book',\n  table: 'books',");
     expect(run.stdout).toContain("    author: { kind: 'one', target: 'Author', column: 'author_id', nullable: true },");
     expect(run.stdout).toContain("    tags: { kind: 'manyToMany', target: 'Tag', through: 'book_tags', sourceColumn: 'book_id', targetColumn: 'tag_id' },");

@@ -16,7 +16,7 @@ function writeApp(dir: string, fields: string, database = 'sqlite:app.sqlite'): 
   const module = `app-${++version}.ts`;
   writeFileSync(
     join(dir, module),
-    `import { defineHost, defineManager } from 'plumb';
+    `import { defineHost, defineManager } from 'plumb-agent';
 
 const Author = defineManager({ name: 'Author', fields: { name: 'string' }, chatExposed: true });
 const Book = defineManager({
@@ -115,7 +115,7 @@ describe('plumb migrate', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('not applied yet: run plumb migrate up first');
 
-    writeFileSync(join(dir.path, 'attached.ts'), "import { defineHost, defineManager } from 'plumb';\nexport default defineHost({ tables: 'attach', managers: [defineManager({ name: 'Book', fields: { title: 'string' } })] });\n");
+    writeFileSync(join(dir.path, 'attached.ts'), "import { defineHost, defineManager } from 'plumb-agent';\nexport default defineHost({ tables: 'attach', managers: [defineManager({ name: 'Book', fields: { title: 'string' } })] });\n");
     writeFileSync(config, JSON.stringify({ app: './attached.ts', database: 'sqlite:app.sqlite' }));
     const attached = await plumb('migrate', 'status', '--config', config);
     expect(attached.code).toBe(1);

@@ -9,7 +9,7 @@ import type { ServeProcess } from './support/serve-process.js';
 import { tempDirEach } from './support/temp.js';
 
 /** A host whose write tool records that it ran, then never finishes (the worker running it is killed). */
-const hostModule = `import { defineHost, defineManager, defineTool, z } from 'plumb';
+const hostModule = `import { defineHost, defineManager, defineTool, z } from 'plumb-agent';
 import { appendFileSync } from 'node:fs';
 
 export function authenticate(request) {

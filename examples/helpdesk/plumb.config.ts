@@ -1,4 +1,4 @@
-import { defineConfig } from 'plumb';
+import { defineConfig } from 'plumb-agent';
 
 export default defineConfig({
   app: './app/index.ts',

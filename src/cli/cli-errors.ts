@@ -8,3 +8,17 @@ export class CliUsageError extends Error {
 export class CliFailure extends Error {
   override readonly name = 'CliFailure';
 }
+
+/**
+ * The command ran and answered, but not with what was asked for, in a way a script must be able to
+ * tell (`plumb ask`: 3 the turn was not read, 4 a change was not made); stdout keeps the answer.
+ */
+export class CliOutcome extends Error {
+  override readonly name = 'CliOutcome';
+  constructor(
+    message: string,
+    readonly exitCode: 3 | 4,
+  ) {
+    super(message);
+  }
+}

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
-import { CliFailure, CliUsageError } from './cli-errors.js';
+import { CliFailure, CliOutcome, CliUsageError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import { plumbVersion } from './version.js';
 
@@ -51,6 +51,10 @@ async function failure(error: unknown, io: CliIo): Promise<number> {
   if (error instanceof CliFailure) {
     io.stderr(`plumb: ${oneLine(error.message)}\n`);
     return 1;
+  }
+  if (error instanceof CliOutcome) {
+    io.stderr(`plumb: ${oneLine(error.message)}\n`);
+    return error.exitCode;
   }
   // Loaded only on this path: the core's face pulls in kysely, which `plumb --help` never needs.
   const { isPlumbError } = await import('../core/index.js');

@@ -1,2 +1,3 @@
-/** This build's version (the package's `version`; a test keeps the two equal). */
+/** This build's package name and version (package.json's `name` and `version`; a test keeps them equal). */
+export const plumbPackage = 'plumb-agent';
 export const plumbVersion = '0.1.0';

@@ -1,5 +1,5 @@
 /**
- * `plumb/client`: a typed client of a Plumb server's chat protocol for browsers and Node (fetch and
+ * `plumb-agent/client`: a typed client of a Plumb server's chat protocol for browsers and Node (fetch and
  * web streams only, no dependencies), and an adapter to the AI SDK's UI message stream so that
  * `useChat` can use a Plumb server as its backend.
  */

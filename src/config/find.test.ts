@@ -27,7 +27,7 @@ describe('finding and reading a configuration', () => {
     writeFileSync(join(dir.path, '.env'), 'PLUMB_FIND_TEST_PORT=9123\nPLUMB_FIND_TEST_HOST=0.0.0.0\n');
     process.env.PLUMB_FIND_TEST_HOST = '127.0.0.2';
     try {
-      writeFileSync(join(dir.path, 'plumb.config.ts'), "import { defineConfig } from 'plumb';\nconst port: number = Number('${PLUMB_FIND_TEST_PORT}'.length);\nexport default defineConfig({ host: '${PLUMB_FIND_TEST_HOST}', store: '${PLUMB_FIND_TEST_STORE:-:memory:}', ttlHours: port });\n");
+      writeFileSync(join(dir.path, 'plumb.config.ts'), "import { defineConfig } from 'plumb-agent';\nconst port: number = Number('${PLUMB_FIND_TEST_PORT}'.length);\nexport default defineConfig({ host: '${PLUMB_FIND_TEST_HOST}', store: '${PLUMB_FIND_TEST_STORE:-:memory:}', ttlHours: port });\n");
       const { config, root } = await loadConfig({ cwd: dir.path });
       expect(root).toBe(dir.path);
       expect(config.host).toBe('127.0.0.2');

@@ -12,7 +12,7 @@ export type ModuleLoader = (specifier: string) => Promise<ModuleExports>;
 
 /**
  * The running Plumb as host modules see it: its faces by the names a host imports them by
- * (`plumb`, `plumb/server`…). The layer that starts things hands it in; config knows none of them.
+ * (`plumb-agent`, `plumb-agent/server`…). The layer that starts things hands it in; config knows none of them.
  */
 export type RunningPlumb = () => Promise<Readonly<Record<string, ModuleExports>>>;
 

@@ -4,7 +4,7 @@
 //
 // Turns stream over a WebSocket, or over SSE when a socket cannot open or the person asks for it.
 // Everything on the chat routes over HTTP (SSE turns, confirmations, answers, retries, stop, the
-// queue, the threads and their live views) goes through `plumb/client`, served beside this file at
+// queue, the threads and their live views) goes through `plumb-agent/client`, served beside this file at
 // ./client/; the socket and the console's own two routes (its session, its sign-in) are the only
 // requests made here. Chat events are handed to `onEvent` as they arrive.
 import { createPlumbClient, isPlumbClientError } from './client/index.js';

@@ -24,7 +24,7 @@ export function migrationSource(database: Database, changes: readonly SchemaChan
     `// ${heading}`,
     `// Written by plumb migrate generate for ${database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}. Review it, then run plumb migrate up:`,
     '// every migration runs in one transaction, so a failing step leaves nothing half done.',
-    "import type { Kysely } from 'plumb';",
+    "import type { Kysely } from 'plumb-agent';",
     '',
     'export async function up(db: Kysely<unknown>): Promise<void> {',
     ...lines,

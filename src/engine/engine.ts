@@ -27,11 +27,11 @@ export interface EngineOptions {
   readonly toolSettings?: ToolSettings | ToolSettingsInput;
   readonly hooks?: EngineHooks;
   /**
-   * Planned read orchestration (`createPlannedRunner` from `plumb/planned`): fresh turns the router
+   * Planned read orchestration (`createPlannedRunner` from `plumb-agent/planned`): fresh turns the router
    * leaves unread are planned, executed with read tools and synthesized instead of one tool loop.
    */
   readonly planned?: PlannedRunner;
-  /** Wraps every tool call the engine's dispatcher runs (tracing: `plumb/telemetry`). */
+  /** Wraps every tool call the engine's dispatcher runs (tracing: `plumb-agent/telemetry`). */
   readonly instrumentTools?: DispatchInstrument;
   readonly logger?: Logger;
   /** Milliseconds since the epoch. Default `Date.now`. */

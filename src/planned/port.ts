@@ -5,7 +5,7 @@ import type { ChatMessage, Provider, ToolDefinition } from '../providers/index.j
  * The port between the engine and a planned read strategy: the engine calls it, so it lives on
  * this (the lower) side.
  *
- * What the engine gives a planned read strategy (`plumb/planned`) for one turn the router left
+ * What the engine gives a planned read strategy (`plumb-agent/planned`) for one turn the router left
  * unread: the turn, its read tools as the actor, and its outputs. The strategy never sees a write.
  */
 export interface PlannedPort {

@@ -1,5 +1,5 @@
 /**
- * `plumb/postgres`: the PostgreSQL parts of Plumb in one entry, so that `pg` loads only for an
+ * `plumb-agent/postgres`: the PostgreSQL parts of Plumb in one entry, so that `pg` loads only for an
  * app that uses PostgreSQL. `postgres({ url } | { pool })` is a data backend for `defineApp`;
  * `openPostgresStore({ url } | { pool })` is the journal on PostgreSQL.
  */

@@ -6,7 +6,7 @@ export type ClientModule =
   | { readonly kind: 'missing' }
   | { readonly kind: 'unavailable'; readonly message: string };
 
-/** The modules of `plumb/client` as the console's page imports them (`./client/index.js`). */
+/** The modules of `plumb-agent/client` as the console's page imports them (`./client/index.js`). */
 export interface ClientModules {
   /** `client.js` → that module; any name that is not one of the folder's modules → `missing`. */
   read(name: string): Promise<ClientModule>;

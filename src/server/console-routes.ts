@@ -97,7 +97,7 @@ export function registerConsole(
     options.guard(`/console/${name}`, ['GET']);
   }
 
-  // `plumb/client`, which the console's script imports for its HTTP and SSE calls.
+  // `plumb-agent/client`, which the console's script imports for its HTTP and SSE calls.
   const client = clientModules();
   fastify.get<{ Params: { file: string } }>('/console/client/:file', async (request, reply) => {
     const module = client === undefined ? { kind: 'unavailable' as const, message: 'The client modules (plumb/client) are not next to this build; build the package (npm run build).' } : await client.read(request.params.file);

@@ -1,5 +1,5 @@
 /**
- * `plumb/testing`: the conformance suites a host runs against its own implementation of a
+ * `plumb-agent/testing`: the conformance suites a host runs against its own implementation of a
  * contract (the store's, for now), under vitest. The only part of Plumb that imports vitest: it is
  * an optional peer, needed only here.
  */

@@ -17,7 +17,7 @@ async function collectEvents<Event>(events: AsyncIterable<Event>): Promise<Event
   return all;
 }
 
-describe('plumb/client against plumb serve', () => {
+describe('plumb-agent/client against plumb serve', () => {
   const dir = tempDir('plumb-client-');
   let serve: ServeProcess;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ async function watch(client: PlumbClient, thread: string, enough: (events: Threa
   return seen;
 }
 
-describe('plumb/client: stop, retry, views and pages', () => {
+describe('plumb-agent/client: stop, retry, views and pages', () => {
   let kit: ThreadKit;
   let client: PlumbClient;
   beforeAll(async () => {

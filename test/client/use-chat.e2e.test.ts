@@ -31,7 +31,7 @@ describe('useChat with a Plumb server as its backend', () => {
       format: 'esm',
       platform: 'browser',
       write: false,
-      external: ['plumb/client'],
+      external: ['plumb-agent/client'],
       define: { 'process.env.NODE_ENV': '"production"' },
       logLevel: 'silent',
     });
@@ -52,7 +52,7 @@ describe('useChat with a Plumb server as its backend', () => {
       if (path === '/app/') {
         return route.fulfill({
           contentType: 'text/html',
-          body: `<!doctype html><meta charset="utf-8"><script type="importmap">{"imports":{"plumb/client":"/app/client/index.js"}}</script><div id="root"></div><script type="module" src="/app/page.js"></script>`,
+          body: `<!doctype html><meta charset="utf-8"><script type="importmap">{"imports":{"plumb-agent/client":"/app/client/index.js"}}</script><div id="root"></div><script type="module" src="/app/page.js"></script>`,
         });
       }
       if (path === '/app/page.js') return route.fulfill({ contentType: 'text/javascript', body: bundle });

@@ -12,7 +12,7 @@
  *   delete. Tighten them with `permissions: { read, create, update, delete }`.
  * - Every manager has chatExposed: false: nothing reaches a model until you set it to true.
  */
-import { defineHost, defineManager } from 'plumb';
+import { defineHost, defineManager } from 'plumb-agent';
 
 export const Brewer = defineManager({
   name: 'Brewer',

@@ -18,7 +18,7 @@
  *   give the table a single-column key (id INTEGER PRIMARY KEY, keeping (observer_id, skill)
  *   unique) and introspect again: it becomes a manager with a relation to observers.
  */
-import { defineHost, defineManager } from 'plumb';
+import { defineHost, defineManager } from 'plumb-agent';
 
 export const Observer = defineManager({
   name: 'Observer',

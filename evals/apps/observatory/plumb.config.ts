@@ -1,6 +1,6 @@
 // The observatory app for the held-out eval (issue 26): its tables attached as they are.
 // Build the database first: node evals/apps/build-db.mjs observatory
-import { defineConfig } from 'plumb';
+import { defineConfig } from 'plumb-agent';
 
 export default defineConfig({
   app: './app.ts',

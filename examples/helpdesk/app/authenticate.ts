@@ -1,5 +1,5 @@
-import { PlumbError } from 'plumb';
-import type { AuthRequest, AuthResult } from 'plumb';
+import { PlumbError } from 'plumb-agent';
+import type { AuthRequest, AuthResult } from 'plumb-agent';
 
 /**
  * API clients send `Authorization: Bearer <token>`. These development tokens stand for the

@@ -1,4 +1,4 @@
-import { defineHost } from 'plumb';
+import { defineHost } from 'plumb-agent';
 import { Agent, Comment, Customer, Team, Ticket } from './managers.js';
 import { assignTicket } from './tools.js';
 

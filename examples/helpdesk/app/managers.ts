@@ -1,5 +1,5 @@
-import { defineManager, hasRole, isAuthenticated } from 'plumb';
-import type { Actor } from 'plumb';
+import { defineManager, hasRole, isAuthenticated } from 'plumb-agent';
+import type { Actor } from 'plumb-agent';
 
 const isAgent = (actor: Actor): boolean => hasRole(actor, 'agent');
 const isCustomer = (actor: Actor): boolean => hasRole(actor, 'customer');

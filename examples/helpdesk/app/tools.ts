@@ -1,4 +1,4 @@
-import { defineTool, toolError, z } from 'plumb';
+import { defineTool, toolError, z } from 'plumb-agent';
 
 const findAgent = `query Agent($login: String!) { agentList(filter: { login: $login }) { items { id login team { id } } } }`;
 const findTicket = `query Ticket($id: ID!) { ticket(id: $id) { id subject team { id name } assignee { login } } }`;

@@ -45,17 +45,26 @@ describe('plumb ask', () => {
     expect(wrong.stderr).toMatch(/^plumb: --now is an RFC 3339 time with its offset .* not 'yesterday'\n$/);
   });
 
-  it('holds a write the router planned for the person: --no rejects it and nothing is charged', async () => {
+  it('holds a write the router planned for the person: --no rejects it, nothing is charged, and it exits 4', async () => {
     const { code, stdout, stderr } = await ask(['charge order 4411 40.00', '--demo', '--db', ':memory:', '--as', 'alice', '--no']);
-    expect(code).toBe(0);
+    expect(code).toBe(4);
     expect(stderr).toContain('charge_card {"amount":"40.00","order_id":"4411"}');
+    expect(stderr).toContain("plumb: 'charge_card' was not made: you declined it (exit 4)");
     expect(stdout).toBe('Not done: the confirmation was rejected (charge_card).\n');
   });
 
-  it('says what it can do when it cannot read the turn and no model is configured', async () => {
-    const { code, stdout } = await ask(['hello', '--demo', '--db', ':memory:']);
-    expect(code).toBe(0);
+  it('exits 4 for a write the actor may not make, with the refusal as the answer', async () => {
+    const { code, stdout, stderr } = await ask(['charge order 4411 40.00', '--demo', '--db', ':memory:']);
+    expect(code).toBe(4);
+    expect(stdout).toContain('only a signed-in user may change data');
+    expect(stderr).toContain("plumb: 'charge_card' was not made: authentication_required (exit 4)");
+  });
+
+  it('says what it can do when it cannot read the turn and no model is configured, and exits 3', async () => {
+    const { code, stdout, stderr } = await ask(['hello', '--demo', '--db', ':memory:']);
+    expect(code).toBe(3);
     expect(stdout).toContain('I could not read that.');
+    expect(stderr).toContain('plumb: the turn was not read (no model is configured to take it over; exit 3)');
   });
 
   it('sends every turn to the model with --router off, approving the held change with --yes', async () => {
@@ -67,14 +76,14 @@ describe('plumb ask', () => {
 
   it('rejects the held change with --no, and prints events as JSON lines with --json', async () => {
     const { code, stdout } = await ask(['Add a task', '--demo', '--db', ':memory:', '--as', 'alice', '--provider', `scripted:${script}`, '--router', 'off', '--no', '--json']);
-    expect(code).toBe(0);
+    expect(code).toBe(4);
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(events.map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'tool_call', 'confirm_mutation', 'tool_result', 'text_chunk', 'done']);
   });
 
   it('gives the model only what the router cannot read', async () => {
     const { code, stdout } = await ask(['please think about bolts for me', '--demo', '--db', ':memory:', '--as', 'alice', '--provider', `scripted:${script}`, '--no', '--json']);
-    expect(code).toBe(0);
+    expect(code).toBe(4);
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; outcome?: string });
     expect(events[0]).toMatchObject({ type: 'plan', outcome: 'unread' });
     expect(events.slice(1).map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'tool_call', 'confirm_mutation', 'tool_result', 'text_chunk', 'done']);
@@ -84,7 +93,7 @@ describe('plumb ask', () => {
     const db = join(dir, 'threads.sqlite');
     const run = (args: string[]) => ask([...args, '--demo', '--db', db, '--as', 'alice']);
     const asked = await run(['charge order 4411', '--json']);
-    expect(asked.code).toBe(0);
+    expect(asked.code, 'a question back is an answer').toBe(0);
     const events = asked.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; content?: string; thread_id?: string });
     expect(events.filter((event) => event.type === 'text_chunk').map((event) => event.content).join('')).toBe('To charge card, which amount?');
     const thread = events[0]!.thread_id!;
@@ -94,7 +103,7 @@ describe('plumb ask', () => {
     expect(fresh.stdout).not.toContain('charge_card');
 
     const continued = await run(['40.00', '--thread', thread, '--no']);
-    expect(continued.code).toBe(0);
+    expect(continued.code).toBe(4);
     expect(continued.stderr).toContain('charge_card {"amount":"40.00","order_id":"4411"}');
     expect(continued.stdout).toBe('Not done: the confirmation was rejected (charge_card).\n');
   });
@@ -104,7 +113,7 @@ describe('plumb ask', () => {
     const run = (args: string[]) => ask([...args, '--demo', '--db', db, '--as', 'alice']);
     expect((await run(['charge order 4411'])).stdout).toBe('To charge card, which amount?\n');
     const continued = await run(['40.00', '--continue', '--no']);
-    expect(continued.code).toBe(0);
+    expect(continued.code).toBe(4);
     expect(continued.stdout).toBe('Not done: the confirmation was rejected (charge_card).\n');
     expect((await run(['40.00', '--continue', '--thread', 'T1'])).code).toBe(2);
   });

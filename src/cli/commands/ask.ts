@@ -12,7 +12,7 @@ import type { AppOptions } from '../app-options.js';
 import { addProviderOptions, checkProviderFlags, providerOverrides } from '../provider-options.js';
 import type { ProviderOptions } from '../provider-options.js';
 import { AnswerText } from '../answer-text.js';
-import { CliFailure, CliUsageError } from '../cli-errors.js';
+import { CliFailure, CliOutcome, CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
 import { addRouterOption } from '../router-option.js';
 import type { RouterMode } from '../router-option.js';
@@ -81,9 +81,13 @@ function threadChoice(options: AskOptions): { threadId: string } | { newThread: 
   return options.continue === true ? {} : { newThread: true };
 }
 
+/** A plan's `next` that leaves the turn unread: nothing ran and no model took it over. */
+const notRead: ReadonlySet<string> = new Set(['refuse', 'rephrase', 'declined']);
+
 async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor): Promise<void> {
   let pending: Extract<ChatEvent, { type: 'confirm_mutation' }> | undefined;
   let failure: Extract<ChatEvent, { type: 'error' }> | undefined;
+  let plan: Extract<ChatEvent, { type: 'plan' }> | undefined;
   // A retried attempt's text is taken back, wherever it was printed (answer-text.ts).
   const text = new AnswerText(io);
   for await (const event of events) {
@@ -106,14 +110,19 @@ async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide,
     }
     if (event.type === 'confirm_mutation') pending = event;
     if (event.type === 'error') failure = event;
+    if (event.type === 'plan') plan = event;
   }
   text.settle();
   if (!json && text.wrote) io.stdout('\n');
   if (pending !== undefined) {
     const confirmed = await decide(pending);
-    return runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor);
+    await runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor);
+    if (!confirmed) throw new CliOutcome(`'${pending.mutation}' was not made: you declined it (exit 4)`, 4);
+    return;
   }
   if (failure !== undefined) throw new CliFailure(`${failure.code}: ${failure.message}`);
+  if (plan?.refused !== undefined) throw new CliOutcome(`'${plan.refused.tool}' was not made: ${plan.refused.code} (exit 4)`, 4);
+  if (plan !== undefined && notRead.has(plan.next)) throw new CliOutcome(`the turn was not read (${plan.next === 'declined' ? 'the router declined it' : 'no model is configured to take it over'}; exit 3)`, 3);
 }
 
 function askOnTerminal(io: CliIo): Decide {

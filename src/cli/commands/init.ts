@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseDatabaseUrl } from '../../config/index.js';
@@ -6,7 +6,7 @@ import { appFiles, packageJson, scripts } from '../init/template.js';
 import { displayPath } from '../display-path.js';
 import { CliFailure, CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
-import { plumbVersion } from '../version.js';
+import { plumbPackage, plumbVersion } from '../version.js';
 
 interface InitOptions {
   readonly database?: string;
@@ -31,6 +31,10 @@ export function registerInitCommand(program: Command, io: CliIo): void {
       if (options.database !== undefined) parseDatabaseUrl(options.database, target);
       const files: Record<string, string> = { ...appFiles };
       if (options.database !== undefined) files['.env'] = `DATABASE_URL=${options.database}\n`;
+      // A project's own .gitignore is kept and given the lines it lacks, like its package.json.
+      const ignore = join(target, '.gitignore');
+      const ignoreLines = existsSync(ignore) && options.force !== true ? missingIgnoreLines(ignore, files['.gitignore']!) : undefined;
+      if (ignoreLines !== undefined) delete files['.gitignore'];
       const existing = Object.keys(files).filter((file) => existsSync(join(target, file)));
       if (existing.length > 0 && options.force !== true) {
         throw new CliFailure(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''} in ${target}; nothing was written. Pass --force to overwrite, or init another folder.`);
@@ -44,13 +48,21 @@ export function registerInitCommand(program: Command, io: CliIo): void {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, content);
       }
-      if (!hadManifest) writeFileSync(manifest, packageJson({ name: packageName(target), plumbVersion: `^${plumbVersion}` }));
+      if (!hadManifest) writeFileSync(manifest, packageJson({ name: packageName(target), plumbPackage, plumbVersion: `^${plumbVersion}` }));
+      if (ignoreLines !== undefined && ignoreLines.length > 0) appendFileSync(ignore, `${readFileSync(ignore, 'utf8').endsWith('\n') ? '' : '\n'}${ignoreLines.join('\n')}\n`);
       const where = displayPath(target);
       io.stdout(`Wrote a Plumb app in ${where}: ${Object.keys(files).join(', ')}${hadManifest ? '' : ', package.json'}\n`);
+      if (ignoreLines !== undefined) io.stdout(ignoreLines.length > 0 ? `Added ${ignoreLines.join(', ')} to .gitignore.\n` : '.gitignore already keeps out node_modules/, .plumb/ and .env; left as it is.\n');
       if (hadManifest) io.stdout(added.length > 0 ? `Added the scripts ${added.join(', ')} to package.json.\n` : 'package.json already has start, check and migrate scripts; left as it is.\n');
       const cd = where === '.' ? '' : `cd ${where} && `;
       io.stdout(`\nNext: ${cd}${hadManifest ? '' : 'npm install && '}npm start\nthen open http://127.0.0.1:8787/console/ and ask "list the warehouses" (no model needed).\n`);
     });
+}
+
+/** The lines of the template's .gitignore that the project's lacks (the journal in .plumb/ above all). */
+function missingIgnoreLines(ignore: string, template: string): string[] {
+  const present = new Set(readFileSync(ignore, 'utf8').split(/\r?\n/).map((line) => line.trim().replace(/^\//, '')));
+  return template.split('\n').filter((line) => line !== '' && !present.has(line) && !present.has(line.replace(/\/$/, '')));
 }
 
 /** Adds the scripts that are missing; a script the project already has is its own. */

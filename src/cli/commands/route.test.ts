@@ -47,6 +47,18 @@ describe('plumb route', () => {
     expect(JSON.parse(out.join('')).steps[0].selection.arguments).toEqual({ city: 'Lisbon' });
   });
 
+  it('reads as a configured actor with --as, like every other command, and refuses an unknown one', async () => {
+    const alice = capture();
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--as', 'alice', 'charge order 4411 40.00'], alice.io)).toBe(0);
+    expect(alice.out.join('')).toContain('outcome: run');
+    const unknown = capture();
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--as', 'carol', 'x'], unknown.io)).toBe(2);
+    expect(unknown.err.join('')).toMatch(/unknown actor 'carol' for --as; choose one of anonymous, alice, bob/);
+    const both = capture();
+    expect(await runCli(['route', '--demo', '--database', ':memory:', '--as', 'alice', '--actor', 'a-1', 'x'], both.io)).toBe(2);
+    expect(both.err.join('')).toContain('give --as NAME or --actor ID, not both');
+  });
+
   it('exits 2 with a one-line reason on bad usage', async () => {
     const none = capture();
     expect(await runCli(['route', 'show order 1'], none.io)).toBe(2);

@@ -8,7 +8,7 @@ import { userActor } from '../../core/index.js';
 import { createRouter, sessionFromJSON } from '../../router/index.js';
 import { createChatTools } from '../../tools/index.js';
 import { splitConfig } from '../../config/index.js';
-import { addConfigOptions, addDatabaseOption, loadCliConfig, noApp, openLoadedApp } from '../app-options.js';
+import { actorFrom, addConfigOptions, addDatabaseOption, loadCliConfig, noApp, openLoadedApp } from '../app-options.js';
 import { CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -28,6 +28,7 @@ interface RouteOptions {
   readonly json?: boolean;
   readonly explain?: boolean;
   readonly actor?: string;
+  readonly as?: string;
 }
 
 /** The secret a CLI session signs its history with; set PLUMB_ROUTER_SECRET to share sessions with a host. */
@@ -50,7 +51,8 @@ export function registerRouteCommand(program: Command, io: CliIo): void {
     .option('--on-unread <setting>', 'model or refuse: what a new session does with unread turns')
     .option('--json', 'print the TurnPlan as JSON')
     .option('--explain', 'also say which words made which part of the plan and what they matched (for unread: the words nothing consumed)')
-    .option('--actor <id>', "read as this signed-in user (first-person turns go through the host's actorRow)")
+    .option('--as <name>', "read as this actor: anonymous, or a name from the configuration's actors (first-person turns go through the host's actorRow)")
+    .option('--actor <id>', 'read as a signed-in user with this id, who need not be among the configured actors')
     .action(async (turn: string, options: RouteOptions) => {
       const { router, close, actorContext } = await buildRouter(options);
       try {
@@ -119,8 +121,10 @@ async function buildRouter(options: RouteOptions): Promise<{ router: Router; clo
   const secret = process.env['PLUMB_ROUTER_SECRET'] ?? LOCAL_SECRET;
   const vocabularyFile = options.vocabulary === undefined ? undefined : await readText(options.vocabulary, '--vocabulary');
   const rulebookFile = options.rulebook === undefined ? undefined : await readText(options.rulebook, '--rulebook');
+  if (options.as !== undefined && options.actor !== undefined) throw new CliUsageError('give --as NAME or --actor ID, not both');
   if (options.catalogue !== undefined) {
     if (options.demo === true) throw new CliUsageError('give --demo or --catalogue FILE, not both');
+    if (options.as !== undefined || options.actor !== undefined) throw new CliUsageError('--as and --actor read as a user of an app; a --catalogue router has no users');
     const data = parseData(await readText(options.catalogue, '--catalogue'), '--catalogue');
     const list = Array.isArray(data) ? data : (data as { catalogue?: unknown } | null)?.catalogue;
     if (!Array.isArray(list)) throw new CliUsageError('--catalogue must hold an array of tool entries (or { catalogue: [...] })');
@@ -146,7 +150,8 @@ async function buildRouter(options: RouteOptions): Promise<{ router: Router; clo
       ...(opened.opened.host.actorRow === undefined ? {} : { actorRow: opened.opened.host.actorRow }),
       examples: opened.opened.examples,
     });
-    const actorContext = options.actor === undefined ? {} : reader.actorContext(userActor(options.actor, []));
+    const actor = options.actor !== undefined ? userActor(options.actor, []) : options.as !== undefined ? actorFrom(config, options.as) : undefined;
+    const actorContext = actor === undefined ? {} : reader.actorContext(actor);
     return { router: reader.router(), close: () => opened.close(), actorContext };
   } catch (error) {
     await opened.close();

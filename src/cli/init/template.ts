@@ -2,17 +2,18 @@
  * The files `plumb init` writes: a small host app unlike the demo (warehouses and their items),
  * with two related managers and row permissions, one host tool that writes (confirmed), a seed,
  * a bearer-token `authenticate`, and the configuration that names them. Everything it imports
- * comes from `plumb`.
+ * comes from the package (`plumb-agent`).
  */
 export interface InitOptions {
   /** The project's name (package.json). */
   readonly name: string;
-  /** The `plumb` dependency of a new package.json. */
+  /** The package's name and version range, the dependency of a new package.json. */
+  readonly plumbPackage: string;
   readonly plumbVersion: string;
 }
 
 export const appFiles: Readonly<Record<string, string>> = {
-  'plumb.config.ts': `import { defineConfig } from 'plumb';
+  'plumb.config.ts': `import { defineConfig } from 'plumb-agent';
 
 /** Every setting and its default: docs/configuration.md. */
 export default defineConfig({
@@ -33,7 +34,7 @@ export default defineConfig({
   // sessionSecret: '\${PLUMB_SESSION_SECRET}',
 });
 `,
-  'app/index.ts': `import { defineHost } from 'plumb';
+  'app/index.ts': `import { defineHost } from 'plumb-agent';
 import { Item, Warehouse } from './managers';
 import { seed } from './seed';
 import { restockItem } from './tools';
@@ -46,8 +47,8 @@ export default defineHost({
   examples: ['list the warehouses', 'how many items are there?', 'restock item 3 with 20 units'],
 });
 `,
-  'app/managers.ts': `import { defineManager, hasRole, isAuthenticated } from 'plumb';
-import type { Actor } from 'plumb';
+  'app/managers.ts': `import { defineManager, hasRole, isAuthenticated } from 'plumb-agent';
+import type { Actor } from 'plumb-agent';
 
 const isAdmin = (actor: Actor): boolean => hasRole(actor, 'admin');
 
@@ -90,7 +91,7 @@ export const Item = defineManager({
   },
 });
 `,
-  'app/tools.ts': `import { defineTool, toolError, z } from 'plumb';
+  'app/tools.ts': `import { defineTool, toolError, z } from 'plumb-agent';
 
 const update = \`mutation Restock($id: ID!, $input: ItemUpdateInput!) {
   updateItem(id: $id, input: $input) { id name quantity }
@@ -119,7 +120,7 @@ export const restockItem = defineTool({
   },
 });
 `,
-  'app/seed.ts': `import type { SeedBatch } from 'plumb';
+  'app/seed.ts': `import type { SeedBatch } from 'plumb-agent';
 
 /** Rows loaded into a new database (every table empty): development data. */
 export const seed: SeedBatch[] = [
@@ -142,8 +143,8 @@ export const seed: SeedBatch[] = [
   },
 ];
 `,
-  'app/authenticate.ts': `import { PlumbError } from 'plumb';
-import type { AuthRequest, AuthResult } from 'plumb';
+  'app/authenticate.ts': `import { PlumbError } from 'plumb-agent';
+import type { AuthRequest, AuthResult } from 'plumb-agent';
 
 /**
  * API clients send \`Authorization: Bearer <token>\`. These development tokens stand for the
@@ -204,7 +205,7 @@ export function packageJson(options: InitOptions): string {
       private: true,
       type: 'module',
       scripts: scripts,
-      dependencies: { plumb: options.plumbVersion },
+      dependencies: { [options.plumbPackage]: options.plumbVersion },
     },
     null,
     2,

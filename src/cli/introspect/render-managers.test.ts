@@ -35,7 +35,7 @@ function evaluate(source: string): HostDefinition {
   const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
   const module = { exports: {} as Record<string, unknown> };
   const require = (name: string): unknown => {
-    if (name !== 'plumb') throw new Error(`the generated module imports '${name}'`);
+    if (name !== 'plumb-agent') throw new Error(`the generated module imports '${name}'`);
     return { defineManager, defineHost };
   };
   vm.runInNewContext(outputText, { module, exports: module.exports, require });
@@ -379,9 +379,9 @@ describe('renderManagers: the module', () => {
   );
   const dir = tempDirEach('plumb-introspect-render-');
 
-  it('imports from plumb, keeps every manager away from chat, and says what is the host\'s to write', () => {
+  it('imports from plumb-agent, keeps every manager away from chat, and says what is the host\'s to write', () => {
     const { source } = renderManagers(bookshop);
-    expect(source).toContain("import { defineHost, defineManager } from 'plumb';");
+    expect(source).toContain("import { defineHost, defineManager } from 'plumb-agent';");
     expect(source.match(/chatExposed: false,/g)).toHaveLength(4);
     expect(source).toMatch(/\/\/ Nothing reaches a model until you set this to true\.\n\s+chatExposed: false,/);
     expect(source).toMatch(said("- Descriptions are yours to write. The assistant reads each manager's `description` (and its fields') to know what the table means"));
@@ -407,7 +407,7 @@ describe('renderManagers: the module', () => {
     const program = ts.createProgram([file], {
       strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
       types: ['node'], typeRoots: [join(import.meta.dirname, '../../../node_modules/@types')],
-      paths: { plumb: [join(import.meta.dirname, '../../index.ts')] },
+      paths: { 'plumb-agent': [join(import.meta.dirname, '../../index.ts')] },
     });
     const problems = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     expect(problems).toEqual([]);

@@ -138,7 +138,7 @@ function header(plan: SchemaPlan, summary: IntrospectSummary): string[] {
 export function renderManagers(schema: IntrospectedSchema): RenderedManagers {
   const plan = planManagers(schema);
   const summary = summarize(plan);
-  const lines = [...header(plan, summary), "import { defineHost, defineManager } from 'plumb';", ''];
+  const lines = [...header(plan, summary), "import { defineHost, defineManager } from 'plumb-agent';", ''];
   for (const manager of plan.managers) lines.push(...managerBlock(manager), '');
   lines.push('export default defineHost({');
   const names = plan.managers.map((manager) => manager.name);

@@ -56,7 +56,10 @@ export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[])
         break;
       }
       default:
-        if (isPlanItem(item)) events.push({ ...base, ...planEventOf(planItemOf(item).plan as unknown as TurnPlan) });
+        if (isPlanItem(item)) {
+          const { plan, next } = planItemOf(item);
+          events.push({ ...base, ...planEventOf(plan as unknown as TurnPlan, next) });
+        }
         break;
     }
   }

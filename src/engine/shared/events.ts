@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../core/index.js';
 import type { ValueSource } from '../../answers/index.js';
 import type { TurnPlan } from '../../router/index.js';
+import type { PlanNext } from './journal.js';
 
 /**
  * The event vocabulary every caller sees, in order. Every event carries `thread_id` and
@@ -129,6 +130,10 @@ export interface QuestionEvent extends Base {
 export interface PlanEvent extends Base {
   readonly type: 'plan';
   readonly outcome: 'run' | 'ask' | 'declined' | 'unread';
+  /** What the engine does with it: runs it, asks, declines, asks to rephrase, refuses, or hands it to the model. */
+  readonly next: PlanNext;
+  /** A write in the plan that the actor may not make: the turn answers with the refusal and runs nothing. */
+  readonly refused?: { readonly tool: string; readonly code: string };
   readonly language: string;
   readonly steps: readonly PlanStepView[];
 }
@@ -201,11 +206,13 @@ export function describeMutation(tool: string, args: JsonValue): { mutation: str
   return { mutation: tool, input: args };
 }
 
-/** The `plan` event of a plan: its outcome, language and each step's kind, words, tool and arguments. */
-export function planEventOf(plan: TurnPlan): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
+/** The `plan` event of a plan: its outcome, what follows, language and each step's kind, words, tool and arguments. */
+export function planEventOf(plan: TurnPlan, next: PlanNext, refused?: { readonly tool: string; readonly code: string }): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
   return {
     type: 'plan',
     outcome: plan.outcome,
+    next,
+    ...(refused === undefined ? {} : { refused }),
     language: plan.language,
     steps: plan.steps.map((step) => ({ kind: step.kind, text: step.text, tool: step.selection.tool, arguments: step.selection.arguments })),
   };

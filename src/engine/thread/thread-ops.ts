@@ -177,7 +177,7 @@ export function generatedTitle(turnItems: readonly ItemRecord[], label?: (tool: 
     // A question, a refusal or rephrase guidance says nothing of what the thread is about: the title waits for a turn that does.
     if (next !== 'run' && next !== 'model') return undefined;
     const plan = value as unknown as TurnPlan | null;
-    const event = plan !== null && typeof plan === 'object' && Array.isArray(plan.steps) ? planEventOf(plan) : undefined;
+    const event = plan !== null && typeof plan === 'object' && Array.isArray(plan.steps) ? planEventOf(plan, next) : undefined;
     const step = event?.outcome === 'run' ? event.steps.find((candidate) => candidate.tool !== null) : undefined;
     if (event !== undefined && step?.tool != null) {
       const name = label?.(step.tool, event.language) ?? words(step.tool);

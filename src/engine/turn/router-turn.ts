@@ -62,7 +62,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     await (readsOnly(run, plan, next) ? run.stage(planItem, { status: 'running' }) : run.append(planItem, { status: 'running' }));
     // A run's first step, or the turn's end, writes the session; a model turn may take long.
     if (next === 'model') await saveSession(run);
-    const waiting = run.emit(planEventOf(plan));
+    const waiting = run.emit(shownPlan(run, plan, next));
     if (waiting !== undefined) await waiting;
     if (plan.outcome === 'ask' && plan.chain.length > 0 && refusedWrite(run, plan) === null) {
       // The question is an identity other reads can give: make them, then go on with the plan they complete.
@@ -73,7 +73,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
         next = nextFor(run, routing, plan);
         await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
         await saveSession(run);
-        const shown = run.emit(planEventOf(plan));
+        const shown = run.emit(shownPlan(run, plan, next));
         if (shown !== undefined) await shown;
       }
     }
@@ -103,6 +103,12 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
       return answerWith(run, written);
     }
   }
+}
+
+/** The plan as its event shows it, with the write it holds that the actor may not make, if any. */
+function shownPlan(run: TurnRun, plan: TurnPlan, next: PlanNext): ReturnType<typeof planEventOf> {
+  const refused = next === 'run' || plan.outcome === 'ask' ? refusedWrite(run, plan) : null;
+  return planEventOf(plan, next, refused === null ? undefined : { tool: refused.tool, code: refused.code });
 }
 
 /** The router question the thread's last turn left open, read from the journal (its recent tail). */

@@ -25,7 +25,7 @@ async function importCopied(files: Readonly<Record<string, string>>, entries: re
   const dir = mkdtempSync(join(tmpdir(), 'plumb-host-'));
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text.replaceAll("from 'plumb'", `from '${source}'`));
+    writeFileSync(join(dir, name), text.replaceAll("from 'plumb-agent'", `from '${source}'`));
   }
   const modules: Record<string, unknown>[] = [];
   for (const entry of entries) modules.push((await import(pathToFileURL(join(dir, entry)).href)) as Record<string, unknown>);

@@ -1,6 +1,6 @@
 /**
  * What the PostgreSQL journal needs of a database: statements on their own and transactions on one
- * connection. `plumb/postgres` gives it over pg's pool (its own type parsers, bounded waits, coded
+ * connection. `plumb-agent/postgres` gives it over pg's pool (its own type parsers, bounded waits, coded
  * connection errors); the store itself never loads pg.
  */
 export interface SqlResult {
