@@ -84,7 +84,7 @@ describe('a configuration that names what is not there', () => {
   it("catches a read permission that filters on a misspelled key before anyone asks: permission_error with a did-you-mean, exit 1", async () => {
     write(
       'app.ts',
-      `import { defineHost, defineManager } from 'plumb';
+      `import { defineHost, defineManager } from 'plumb-agent';
 const Owner = defineManager({ name: 'Owner', fields: { email: 'string' } });
 const Ticket = defineManager({
   name: 'Ticket',
