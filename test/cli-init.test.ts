@@ -29,8 +29,11 @@ describe('plumb init', () => {
     expect(await count('ada')).toBe('5 items (count of items).\n');
     const refused = await plumb('ask', 'restock item 1 with 5 units', '--config', config, '--as', 'ben', '--yes');
     expect(refused.stdout).toContain('No item 1 that you can see.');
+    expect(refused.code, 'a confirmed write that answered an error was not made').toBe(4);
+    expect(refused.stderr).toMatch(/plumb: 'restock_item' was not made: it answered \w+ \(exit 4\)/);
     const restocked = await plumb('ask', 'restock item 3 with 20 units', '--config', config, '--as', 'ben', '--yes');
     expect(restocked.stdout).toContain('quantity: 820');
+    expect(restocked.code).toBe(0);
 
     served = await startServe(['--config', config, '--port', '0'], (output) => output.includes('3. '));
     expect(served.output()).toContain('1. list the warehouses');

@@ -84,10 +84,18 @@ function threadChoice(options: AskOptions): { threadId: string } | { newThread: 
 /** A plan's `next` that leaves the turn unread: nothing ran and no model took it over. */
 const notRead: ReadonlySet<string> = new Set(['refuse', 'rephrase', 'declined']);
 
-async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor): Promise<void> {
+/** The error code a tool result carries, if it is an error result. */
+function errorCodeOf(result: unknown): string | undefined {
+  const error = result !== null && typeof result === 'object' ? (result as { error?: { code?: unknown } }).error : undefined;
+  return typeof error?.code === 'string' ? error.code : undefined;
+}
+
+/** Runs one turn's events (and a confirmation's, for `confirming`, the mutation the person approved). */
+async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide, events: AsyncIterable<ChatEvent>, actor: Actor, confirming?: string): Promise<void> {
   let pending: Extract<ChatEvent, { type: 'confirm_mutation' }> | undefined;
   let failure: Extract<ChatEvent, { type: 'error' }> | undefined;
   let plan: Extract<ChatEvent, { type: 'plan' }> | undefined;
+  let writeError: string | undefined;
   // A retried attempt's text is taken back, wherever it was printed (answer-text.ts).
   const text = new AnswerText(io);
   for await (const event of events) {
@@ -111,16 +119,18 @@ async function runTurn(engine: Engine, io: CliIo, json: boolean, decide: Decide,
     if (event.type === 'confirm_mutation') pending = event;
     if (event.type === 'error') failure = event;
     if (event.type === 'plan') plan = event;
+    if (event.type === 'tool_result' && confirming !== undefined && writeError === undefined) writeError = errorCodeOf(event.result);
   }
   text.settle();
   if (!json && text.wrote) io.stdout('\n');
   if (pending !== undefined) {
     const confirmed = await decide(pending);
-    await runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor);
+    await runTurn(engine, io, json, decide, engine.confirm({ actor, confirmationId: pending.id, confirmed }), actor, confirmed ? pending.mutation : undefined);
     if (!confirmed) throw new CliOutcome(`'${pending.mutation}' was not made: you declined it (exit 4)`, 4);
     return;
   }
   if (failure !== undefined) throw new CliFailure(`${failure.code}: ${failure.message}`);
+  if (writeError !== undefined) throw new CliOutcome(`'${confirming!}' was not made: it answered ${writeError} (exit 4)`, 4);
   if (plan?.refused !== undefined) throw new CliOutcome(`'${plan.refused.tool}' was not made: ${plan.refused.code} (exit 4)`, 4);
   if (plan !== undefined && notRead.has(plan.next)) throw new CliOutcome(`the turn was not read (${plan.next === 'declined' ? 'the router declined it' : 'no model is configured to take it over'}; exit 3)`, 3);
 }
