@@ -7,6 +7,7 @@ import { orderedIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, jsonText, retentionLimit } from '../records.js';
 import type * as contract from '../types.js';
 import { beginTurn } from './begin.js';
+import * as census from './census.js';
 import * as confirmations from './confirmations.js';
 import * as threadItems from './items.js';
 import { sqliteJournal } from './journal.js';
@@ -203,6 +204,10 @@ export class SqliteStore implements contract.Store {
     return this.#read(() => confirmations.pendingConfirmations(this.#j, turnId));
   }
 
+  async threadConfirmations(threadId: string): Promise<readonly contract.ConfirmationRecord[]> {
+    return this.#read(() => census.threadConfirmations(this.#j, threadId));
+  }
+
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<contract.ClaimResult> {
     return this.#write(() => confirmations.claimConfirmation(this.#j, id, owner, now, jsonText(expiredResolution, 'a resolution')));
   }
@@ -283,6 +288,10 @@ export class SqliteStore implements contract.Store {
 
   async queuedThreads(): Promise<readonly string[]> {
     return this.#read(() => queue.queuedThreads(this.#j));
+  }
+
+  async census(): Promise<contract.JournalCensus> {
+    return this.#read(() => census.census(this.#j));
   }
 
   async close(): Promise<void> {
