@@ -42,3 +42,8 @@ export function censusOf(rows: CensusRows): JournalCensus {
   }
   return { threads: rows.threads, turns, confirmations: { pending, claimed, resolved }, liveLeases: rows.liveLeases };
 }
+
+/** The census of a journal that holds nothing (one not made yet). */
+export function emptyCensus(): JournalCensus {
+  return censusOf({ threads: 0, liveLeases: 0, turns: [], confirmations: [] });
+}

@@ -42,7 +42,7 @@ export type {
   ForkThreadInput,
   JournalCensus,
 } from './types.js';
-export { resolutionOutcome } from './census.js';
+export { emptyCensus, resolutionOutcome } from './census.js';
 export { MemoryStore, createMemoryStore } from './memory/memory-store.js';
 export { SqliteStore, openSqliteStore } from './sqlite/sqlite-store.js';
 export type { SqliteStoreOptions, SqliteDurability } from './sqlite/sqlite-store.js';

@@ -1,6 +1,5 @@
 import { censusOf } from '../census.js';
 import { toConfirmation } from '../rows.js';
-import type { ConfirmationRow } from '../rows.js';
 import type { ConfirmationRecord, ConfirmationStatus, JournalCensus } from '../types.js';
 import { allRows } from './journal.js';
 import type { PostgresJournal } from './journal.js';
