@@ -710,6 +710,7 @@ function onView(event) {
   }
   if (event.type === 'view') return showState(event);
   if (event.type === 'turn') return turnChanged(event);
+  if (event.type === 'thread_deleted') return threadDeleted();
   if (event.type !== 'item') return;
   const item = event.item;
   // A card of this tab's turn answered elsewhere: the rest of that turn streams there, and shows here from the view.
@@ -737,6 +738,24 @@ function turnChanged(event) {
     if (!state.own.has(event.turn_id)) void loadThreads();
   }
   showStop();
+}
+
+/**
+ * The open thread was deleted (in another tab, or by retention): the log says so and keeps what it
+ * showed, the view stops (nothing more comes for it), and the next message starts a new thread.
+ */
+function threadDeleted() {
+  state.stopView?.();
+  state.stopView = undefined;
+  finishWatched();
+  state.active = undefined;
+  state.thread = undefined;
+  state.newThread = true;
+  sessionStorage.removeItem('plumb.thread');
+  showQueue([]);
+  showStop();
+  addEntry(el('div', { class: 'gone', role: 'status' }, 'This conversation was deleted.'));
+  void loadThreads();
 }
 
 /** Follows the open thread's view from `after` (the last journal ordinal shown; none: from now). */

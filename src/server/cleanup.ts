@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { defaultRetentionLimit, openSqliteStore } from '../store/index.js';
+import { defaultRetentionLimit } from '../store/index.js';
 import type { Store } from '../store/index.js';
-import { storeLocation } from '../config/index.js';
 import type { PlumbConfig } from '../config/index.js';
+import { openConfiguredJournal } from './configured-journal.js';
 
 export interface CleanupReport {
   readonly threadsDeleted: readonly string[];
@@ -57,14 +56,8 @@ export async function cleanupWithStore(store: Store, ttlHours: number, options: 
  */
 export async function cleanupStore(config: PlumbConfig, options: CleanupOptions & { readonly root?: string } = {}): Promise<CleanupReport> {
   const now = options.now ?? Date.now();
-  const location = storeLocation(config, options.root ?? process.cwd());
-  if (location.kind === 'memory' || (location.kind === 'sqlite' && !existsSync(location.path))) {
-    return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
-  }
-  const store: Store =
-    location.kind === 'postgres'
-      ? await (await import('../postgres/index.js')).openPostgresStore({ url: location.url, durability: config.durability, max: 2, clock: () => now })
-      : await openSqliteStore({ path: location.path, durability: config.durability, clock: () => now });
+  const store = await openConfiguredJournal(config, options.root ?? process.cwd(), { clock: () => now });
+  if (store === undefined) return { threadsDeleted: [], confirmationsExpired: 0, confirmationsDeleted: 0, cutoff: new Date(now - config.ttlHours * 3_600_000).toISOString() };
   try {
     return await cleanupWithStore(store, config.ttlHours, { ...options, now });
   } finally {

@@ -30,6 +30,8 @@ export type { LoginDirectory, ConsoleInfo, ConsoleExample } from './console-rout
 export { exampleLanguages } from './console-examples.js';
 export { cleanupStore, cleanupWithStore } from './cleanup.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';
+export { inspectStore } from './store-inspect.js';
+export type { JournalInspection, ThreadInspection } from './store-inspect.js';
 export { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
 export { connectRedis } from './redis-connection.js';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { censusCases } from './conformance/census.js';
 import { confirmationCases } from './conformance/confirmations.js';
 import { itemCases } from './conformance/items.js';
 import { leaseCases } from './conformance/leases.js';
@@ -57,6 +58,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       await suite.fixture.cleanup?.();
     });
 
-    for (const cases of [threadCases, turnCases, itemCases, confirmationCases, leaseCases, queueCases, pageCases, retentionCases, lifetimeCases]) cases(suite);
+    for (const cases of [threadCases, turnCases, itemCases, confirmationCases, leaseCases, queueCases, pageCases, retentionCases, censusCases, lifetimeCases]) cases(suite);
   });
 }

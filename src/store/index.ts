@@ -40,7 +40,9 @@ export type {
   ItemPageOptions,
   ItemPage,
   ForkThreadInput,
+  JournalCensus,
 } from './types.js';
+export { emptyCensus, resolutionOutcome } from './census.js';
 export { MemoryStore, createMemoryStore } from './memory/memory-store.js';
 export { SqliteStore, openSqliteStore } from './sqlite/sqlite-store.js';
 export type { SqliteStoreOptions, SqliteDurability } from './sqlite/sqlite-store.js';

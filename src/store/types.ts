@@ -304,6 +304,21 @@ export interface RetentionOptions {
   readonly limit?: number;
 }
 
+/** What the journal holds, counted (`plumb store inspect`). */
+export interface JournalCensus {
+  readonly threads: number;
+  /** Turns by status, every status present (0 when no turn has it). */
+  readonly turns: Readonly<Record<TurnStatus, number>>;
+  readonly confirmations: {
+    readonly pending: number;
+    readonly claimed: number;
+    /** Resolved confirmations by outcome (`resolutionOutcome`: `executed`, `cancelled`, `expired`, `outcome_unknown`, …). */
+    readonly resolved: Readonly<Record<string, number>>;
+  };
+  /** Leases that have not lapsed at the store's clock. */
+  readonly liveLeases: number;
+}
+
 /** Records per retention call when no `limit` is given. */
 export const defaultRetentionLimit = 500;
 
@@ -397,6 +412,8 @@ export interface Store {
    * returns them. Resolved, they show as resolved and retention applies to them.
    */
   resolveClaimedConfirmations(turnId: string, resolution: JsonValue, now: number): Promise<readonly ConfirmationRecord[]>;
+  /** Every confirmation of a thread, whatever its status, oldest first (inspection). */
+  threadConfirmations(threadId: string): Promise<readonly ConfirmationRecord[]>;
   /** Resolves every pending confirmation whose `expiresAt` is at or before `now` as `resolution`; returns them. */
   expireConfirmations(now: number, resolution: JsonValue): Promise<readonly ConfirmationRecord[]>;
 
@@ -465,6 +482,9 @@ export interface Store {
   beginQueuedTurn(id: string, options?: { readonly lease?: string }): Promise<{ readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined>;
   /** Threads whose queue holds a message (a starting engine runs what nobody runs). */
   queuedThreads(): Promise<readonly string[]>;
+
+  /** Counts of what the journal holds, for people reading it (`plumb store inspect`); one read. */
+  census(): Promise<JournalCensus>;
 
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;

@@ -160,6 +160,14 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     await page.close();
   });
 
+  /** Switches a tab to SSE in its settings, as a person does, and closes them again. */
+  async function switchToSse(page: Page): Promise<void> {
+    await page.click('#settings summary');
+    await page.check('#force-sse');
+    await expect.poll(() => page.textContent('#transport')).toBe('SSE (streaming fetch)');
+    await page.click('#settings summary');
+  }
+
   it('lets a second tab follow the first: its message, its streamed answer, its card and the card’s resolution', async () => {
     const context = await browser.newContext();
     const first = await freshPage(context);
@@ -199,10 +207,7 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     await expect.poll(() => lastAnswer(first).textContent()).toBe('Echo.');
     const second = await freshPage(context);
     // Its socket opened, but it never subscribed over it: only the session can say views exist.
-    await second.click('#settings summary');
-    await second.check('#force-sse');
-    await expect.poll(() => second.textContent('#transport')).toBe('SSE (streaming fetch)');
-    await second.click('#settings summary');
+    await switchToSse(second);
     await second.locator('#thread-list button').first().click();
     await expect.poll(() => lastAnswer(second).textContent()).toBe('Echo.');
     await askConsole(first, 'slow words again');
@@ -210,6 +215,39 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     await expect.poll(() => lastAnswer(second).textContent(), { timeout: 5000 }).toBe(words.join(''));
     await context.close();
   });
+
+  it('says so when the open conversation is deleted elsewhere, over the socket and over SSE, stops following it, and the next message starts a new one', async () => {
+    for (const sse of [false, true]) {
+      const context = await browser.newContext();
+      const first = await freshPage(context);
+      await askConsole(first, sse ? 'doomed over sse' : 'doomed');
+      await expect.poll(() => lastAnswer(first).textContent()).toBe('Echo.');
+      const second = await freshPage(context);
+      if (sse) await switchToSse(second);
+      await second.locator('#thread-list button').first().click();
+      await expect.poll(() => lastAnswer(second).textContent()).toBe('Echo.');
+      const thread = await first.evaluate<string>("sessionStorage.getItem('plumb.thread')");
+      // The console has no delete button: the thread goes through the protocol, as another client of alice's deletes it
+      // (in a context of its own, whose CSRF cookie is not the tabs').
+      const elsewhere = await freshPage();
+      const deleted = await elsewhere.evaluate<unknown>(`fetch('/chat/csrf/').then((response) => response.json()).then(({ token }) => fetch('/chat/threads/${thread}/delete/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: '{}' })).then((response) => response.json())`);
+      expect(deleted).toEqual({ deleted: true });
+      await elsewhere.context().close();
+      for (const page of [first, second]) {
+        await expect.poll(() => page.locator('.gone').allTextContents()).toEqual(['This conversation was deleted.']);
+        // What it showed stays on the page.
+        expect(await texts(page, '.msg.user')).toEqual([sse ? 'doomed over sse' : 'doomed']);
+      }
+      expect(await second.evaluate<string | null>("sessionStorage.getItem('plumb.thread')")).toBeNull();
+      await askConsole(second, 'a new start');
+      await expect.poll(() => texts(second, '.msg.assistant')).toEqual(['Echo.', 'Echo.']);
+      await expect.poll(() => second.evaluate<string | null>("sessionStorage.getItem('plumb.thread')")).not.toBeNull();
+      expect(await second.evaluate<string | null>("sessionStorage.getItem('plumb.thread')")).not.toBe(thread);
+      // The first tab follows the deleted thread no more: the new one's message does not show there.
+      expect(await texts(first, '.msg.user')).toEqual([sse ? 'doomed over sse' : 'doomed']);
+      await context.close();
+    }
+  }, 60_000);
 
   it('queues a message sent while a turn runs, with its place; it is edited, another removed, and it runs after the turn', async () => {
     const page = await freshPage();

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { redactUrl, storeLocation } from '../../config/index.js';
 import { cleanupStore } from '../../server/index.js';
 import { addConfigOptions, loadCliConfig } from '../app-options.js';
 import { CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
+import { journalName } from '../journal-name.js';
 
 interface CleanupOptions {
   readonly config?: string;
@@ -23,8 +23,7 @@ export function registerCleanupCommand(program: Command, io: CliIo): void {
       }
       const { config, root } = await loadCliConfig(options);
       const report = await cleanupStore(config, { root, ...(batchSize === undefined ? {} : { batchSize }) });
-      const location = storeLocation(config, root);
-      const journal = location.kind === 'sqlite' ? location.path : location.kind === 'memory' ? ':memory:' : redactUrl(location.url);
+      const journal = journalName(config, root);
       if (options.json === true) {
         io.stdout(`${JSON.stringify({ store: journal, ...report }, null, 2)}\n`);
         return;

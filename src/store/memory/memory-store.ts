@@ -3,6 +3,7 @@ import { counterIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, retentionLimit } from '../records.js';
 import type * as contract from '../types.js';
 import { beginTurn } from './begin.js';
+import * as census from './census.js';
 import * as confirmations from './confirmations.js';
 import * as threadItems from './items.js';
 import { addThread, memoryJournal } from './journal.js';
@@ -152,6 +153,11 @@ export class MemoryStore implements contract.Store {
     return Promise.resolve(confirmations.pendingConfirmations(this.#j, turnId));
   }
 
+  async threadConfirmations(threadId: string): Promise<readonly contract.ConfirmationRecord[]> {
+    this.#open();
+    return Promise.resolve(census.threadConfirmations(this.#j, threadId));
+  }
+
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<contract.ClaimResult> {
     this.#open();
     return Promise.resolve(confirmations.claimConfirmation(this.#j, id, owner, now, expiredResolution));
@@ -247,6 +253,11 @@ export class MemoryStore implements contract.Store {
   async queuedThreads(): Promise<readonly string[]> {
     this.#open();
     return Promise.resolve(queue.queuedThreads(this.#j));
+  }
+
+  async census(): Promise<contract.JournalCensus> {
+    this.#open();
+    return Promise.resolve(census.census(this.#j));
   }
 
   async close(): Promise<void> {

@@ -148,6 +148,16 @@ function statements(prefix: string) {
       where me.id = $1 returning me.*`,
     deleteQueued: `delete from ${queue} where id = $1 returning *`,
     queuedThreads: `select distinct thread_id from ${queue} order by thread_id`,
+    threadConfirmations: `select * from ${confirmations} where turn_id in (select turn_id from ${items} where thread_id = $1) order by created_at, id`,
+    // A resolved one's outcome as `resolutionOutcome` reads it.
+    census: `select 'threads' as part, null as status, null as outcome, count(*) as count from ${threads}
+      union all select 'leases', null, null, count(*) from ${leases} where expires_at > $1
+      union all select 'turn', status, null, count(*) from ${turns} group by status
+      union all select 'confirmation', status, outcome, count(*) from (select status, case when status <> 'resolved' then null
+          when jsonb_typeof(resolution::jsonb) = 'string' then resolution::jsonb #>> '{}'
+          when jsonb_typeof(resolution::jsonb -> 'outcome') = 'string' then resolution::jsonb ->> 'outcome'
+          when jsonb_typeof(resolution::jsonb -> 'status') = 'string' then resolution::jsonb ->> 'status'
+          else 'other' end as outcome from ${confirmations}) as c group by status, outcome`,
     orphanedTurns: `select t.* from ${turns} as t left join ${leases} as l on l.id = t.lease_id
       where t.ended_at is null and t.status in ('accepted', 'running') and (l.id is null or l.expires_at <= $1)
       order by t.created_at, t.id`,

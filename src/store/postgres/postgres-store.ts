@@ -4,6 +4,7 @@ import { orderedIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, jsonText, retentionLimit } from '../records.js';
 import type * as contract from '../types.js';
 import { beginTurn } from './begin.js';
+import * as census from './census.js';
 import * as confirmations from './confirmations.js';
 import * as threadItems from './items.js';
 import { postgresJournal } from './journal.js';
@@ -155,6 +156,10 @@ export class PostgresStore implements contract.Store {
     return confirmations.pendingConfirmations(this.#j, turnId);
   }
 
+  async threadConfirmations(threadId: string): Promise<readonly contract.ConfirmationRecord[]> {
+    return census.threadConfirmations(this.#j, threadId);
+  }
+
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<contract.ClaimResult> {
     const expired = jsonText(expiredResolution, 'a resolution');
     this.#open();
@@ -236,6 +241,10 @@ export class PostgresStore implements contract.Store {
 
   async queuedThreads(): Promise<readonly string[]> {
     return queue.queuedThreads(this.#j);
+  }
+
+  async census(): Promise<contract.JournalCensus> {
+    return census.census(this.#j);
   }
 
   close(): Promise<void> {

@@ -96,6 +96,16 @@ export function statementTexts(prefix: string) {
     deleteThreadQueue: `DELETE FROM ${queue} WHERE thread_id = ?`,
     queuedThreads: `SELECT DISTINCT thread_id FROM ${queue} ORDER BY thread_id`,
     deleteResolvedConfirmations: `DELETE FROM ${confirmations} WHERE id IN (SELECT id FROM ${confirmations} WHERE status = 'resolved' AND resolved_at < ? ORDER BY resolved_at, id LIMIT ?)`,
+    threadConfirmations: `SELECT * FROM ${confirmations} WHERE turn_id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?) ORDER BY created_at, id`,
+    censusTotals: `SELECT (SELECT COUNT(*) FROM ${threads}) AS threads, (SELECT COUNT(*) FROM ${leases} WHERE expires_at > ?) AS live_leases`,
+    turnCounts: `SELECT status, COUNT(*) AS count FROM ${turns} GROUP BY status`,
+    // A resolved one's outcome as `resolutionOutcome` reads it.
+    confirmationCounts: `SELECT status, CASE WHEN status <> 'resolved' THEN NULL
+          WHEN json_type(resolution) = 'text' THEN json_extract(resolution, '$')
+          WHEN json_type(resolution, '$.outcome') = 'text' THEN json_extract(resolution, '$.outcome')
+          WHEN json_type(resolution, '$.status') = 'text' THEN json_extract(resolution, '$.status')
+          ELSE 'other' END AS outcome, COUNT(*) AS count
+        FROM ${confirmations} GROUP BY 1, 2`,
   };
 }
 

@@ -102,6 +102,28 @@ describe('sqlite store', () => {
     db.close();
   });
 
+  it('opens its own file read-only for inspection: reads answer, writes fail and change nothing, an old one is refused', async () => {
+    const path = join(dir.path, 'journal.db');
+    const writer = await openSqliteStore({ path });
+    const { thread } = await writer.beginTurn({ owner: 'user:a', requestKey: 'k', input: 'hello' });
+    await writer.close();
+    const reader = await openSqliteStore({ path, readonly: true });
+    try {
+      expect((await reader.census()).threads).toBe(1);
+      expect((await reader.getThread(thread.id))?.id).toBe(thread.id);
+      await expect(reader.createThread({ owner: 'user:b' })).rejects.toThrow(/readonly/);
+      expect((await reader.census()).threads).toBe(1);
+    } finally {
+      await reader.close();
+    }
+    const old = join(dir.path, 'v1.db');
+    writeV1Database(old);
+    await expect(openSqliteStore({ path: old, readonly: true })).rejects.toMatchObject({ code: 'migration_failed' });
+    const shared = new Database(path);
+    await expect(openSqliteStore({ database: shared, readonly: true })).rejects.toMatchObject({ code: 'store_invalid_record' });
+    shared.close();
+  });
+
   it('sets how far commits go by durability, and leaves a shared handle\'s own setting alone unless told', async () => {
     const db = new Database(join(dir.path, 'app.db'));
     try {

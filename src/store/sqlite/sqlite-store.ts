@@ -7,6 +7,7 @@ import { orderedIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, jsonText, retentionLimit } from '../records.js';
 import type * as contract from '../types.js';
 import { beginTurn } from './begin.js';
+import * as census from './census.js';
 import * as confirmations from './confirmations.js';
 import * as threadItems from './items.js';
 import { sqliteJournal } from './journal.js';
@@ -48,6 +49,12 @@ export interface SqliteStoreOptions extends contract.StoreOptions {
    * Always off on a shared `database` handle, whose transactions are the application's.
    */
   readonly groupCommit?: boolean;
+  /**
+   * Opens `path` read-only (inspection): the file must exist, nothing is written to it, and a
+   * write fails with SQLite's read-only error. A journal older than this build cannot be brought
+   * up to date so: `migration_failed`.
+   */
+  readonly readonly?: boolean;
 }
 
 type AppendItems = (turnId: string, items: readonly contract.NewItem[], turnPatch: contract.TurnPatch | undefined, fence: contract.WriteFence | undefined) => contract.ItemRecord[];
@@ -79,7 +86,7 @@ export class SqliteStore implements contract.Store {
     const ids = options.ids ?? orderedIds(clock);
     this.#j = sqliteJournal(db, prefix, ids, clock);
     this.#pages = new SqlitePages(db, prefix, ids, clock);
-    this.#group = owned && options.groupCommit !== false ? new GroupCommit(db) : undefined;
+    this.#group = owned && options.groupCommit !== false && options.readonly !== true ? new GroupCommit(db) : undefined;
     const begin = db.transaction((input: contract.BeginTurnInput) => beginTurn(this.#j, input));
     const append = db.transaction((...args: Parameters<AppendItems>) => threadItems.appendItems(this.#j, ...args));
     this.#tx = { beginTurn: (input) => begin.immediate(input), appendItems: (...args) => append.immediate(...args) };
@@ -203,6 +210,10 @@ export class SqliteStore implements contract.Store {
     return this.#read(() => confirmations.pendingConfirmations(this.#j, turnId));
   }
 
+  async threadConfirmations(threadId: string): Promise<readonly contract.ConfirmationRecord[]> {
+    return this.#read(() => census.threadConfirmations(this.#j, threadId));
+  }
+
   async claimConfirmation(id: string, owner: string, now: number, expiredResolution: JsonValue = 'expired'): Promise<contract.ClaimResult> {
     return this.#write(() => confirmations.claimConfirmation(this.#j, id, owner, now, jsonText(expiredResolution, 'a resolution')));
   }
@@ -285,6 +296,10 @@ export class SqliteStore implements contract.Store {
     return this.#read(() => queue.queuedThreads(this.#j));
   }
 
+  async census(): Promise<contract.JournalCensus> {
+    return this.#read(() => census.census(this.#j));
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
@@ -315,13 +330,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   }
   const prefix = tablePrefix(options.tablePrefix, /^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and underscores');
   const owned = options.database === undefined;
-  const db = options.database ?? new (sqliteDriver())(options.path);
+  if (options.readonly === true && !owned) throw new PlumbError('store_invalid_record', 'openSqliteStore opens read-only only its own file (`path`), not a shared handle.');
+  const readonly = options.readonly === true;
+  const db = options.database ?? new (sqliteDriver())(options.path, readonly ? { readonly, fileMustExist: true } : undefined);
   try {
-    if (owned) {
+    if (owned && !readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
     }
-    if (owned || durability !== undefined) db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    if ((owned && !readonly) || durability !== undefined) db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     await migrateJournal(db, prefix);
     return new SqliteStore(db, owned, prefix, options);
   } catch (error) {
