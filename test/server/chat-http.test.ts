@@ -1,5 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createEngine } from '../../src/engine/index.js';
+import { createScriptedProvider } from '../../src/providers/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
+import { defineTool } from '../../src/tools/index.js';
 import { Client, readSse, startServer } from './harness.js';
 import type { Running } from './harness.js';
 import { createFakeEngine } from './fake-engine.js';
@@ -188,5 +193,35 @@ describe('chat over HTTP and SSE', () => {
     const threads = ((await (await client.fetch('/chat/threads/')).json()) as Json).threads as Json[];
     const histories = await Promise.all(threads.map(async (thread: Json) => ((await (await client.fetch(`/chat/threads/${thread.id}`)).json()) as Json).items));
     expect(histories.flat().map((item: Json) => item.text)).toContain('slow but abandoned');
+  });
+});
+
+describe('the answer of POST /chat/ over a real engine', () => {
+  it('is every text chunk of the turn, the text written before a tool call included', async () => {
+    const store = createMemoryStore();
+    const engine = createEngine({
+      store,
+      provider: createScriptedProvider({
+        completions: [
+          { when: { toolName: 'count_parts' }, text: ['There are ', '3 parts.'], repeat: true },
+          { text: 'Let me count them. ', toolCalls: [{ name: 'count_parts', arguments: {} }], repeat: true },
+        ],
+      }),
+      tools: [defineTool({ name: 'count_parts', description: 'Counts the parts.', input: z.object({}), effect: 'read', handler: () => ({ count: 3 }) })],
+    });
+    await engine.ready;
+    const running = await startServer(engine, { rateLimit: { requests: 1000 } });
+    try {
+      const client = await new Client(running.url).withCsrf();
+      const body = (await (await client.post('/chat/', { text: 'how many parts?' })).json()) as Json;
+      expect(body.events.map((event: Json) => event.type)).toEqual(['text_chunk', 'tool_call', 'tool_result', 'text_chunk', 'text_chunk', 'done']);
+      expect(body.answer).toBe('Let me count them. There are 3 parts.');
+      const streamed = body.events.filter((event: Json) => event.type === 'text_chunk').map((event: Json) => event.content as string).join('');
+      expect(body.answer).toBe(streamed);
+    } finally {
+      await running.close();
+      await engine.close();
+      await store.close();
+    }
   });
 });
