@@ -92,12 +92,13 @@ export class SqliteReader {
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-    // Idle, the reader keeps nothing alive: a host that never closes the database can still exit.
-    child.unref();
-    child.channel?.unref();
     return new Promise<ChildProcess>((resolve, reject) => {
       child.once('message', () => {
         child.off('exit', onExit);
+        // Idle, the reader keeps nothing alive (a read under way has its timer): a host that never closes the database can still exit.
+        child.unref();
+        child.channel?.unref();
+        (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
         resolve(child);
       });
       const onExit = (): void => {
