@@ -56,6 +56,11 @@ export interface GraphqlRequest {
   readonly operationName?: string | null;
   /** Aborting answers with a TIMEOUT error (statements already running finish first). */
   readonly signal?: AbortSignal;
+  /**
+   * The database stops each statement of the request after this long, and the request answers a
+   * TIMEOUT error: PostgreSQL's `statement_timeout`, SQLite as `sqlite()` says. Milliseconds.
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 export interface AppStats {
@@ -214,8 +219,11 @@ class DataApp implements App {
   }
 
   async graphql(request: GraphqlRequest): Promise<ExecutionResult> {
-    const { signal } = request;
+    const { signal, statementTimeoutMs } = request;
     try {
+      if (statementTimeoutMs !== undefined && !(Number.isFinite(statementTimeoutMs) && statementTimeoutMs > 0)) {
+        throw new PlumbError('invalid_input', `statementTimeoutMs must be a positive number of milliseconds, got ${String(statementTimeoutMs)}.`);
+      }
       if (signal?.aborted === true) throw abortError(signal);
       await this.ready();
     } catch (error) {
@@ -224,7 +232,7 @@ class DataApp implements App {
     }
     const prepared = this.#document(request.document);
     if (prepared.errors !== undefined) return { errors: prepared.errors };
-    const contextValue: DataContext = { scope: new RequestScope(this.#runtime, request.actor, signal) };
+    const contextValue: DataContext = { scope: new RequestScope(this.#runtime, request.actor, signal, request.statementTimeoutMs) };
     const running = Promise.resolve(
       execute({
         schema: this.schema,

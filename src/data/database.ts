@@ -18,6 +18,14 @@ export interface SqlExecutor {
   execute(query: CompiledQuery): Promise<QueryResult>;
 }
 
+export interface StatementOptions {
+  /**
+   * The database stops the statement after this long and it fails with `timeout`: PostgreSQL's
+   * `statement_timeout` for this statement alone; on SQLite see `sqlite()`. Milliseconds.
+   */
+  readonly timeoutMs?: number;
+}
+
 /** Storage kinds a manager needs a column for: `id` and `foreignKey` hold integer ids, `key` a string key (a primary key or a foreign key to one). */
 export type ColumnKind = FieldType | 'id' | 'foreignKey' | 'key';
 
@@ -55,6 +63,8 @@ export interface BulkWriter {
 }
 
 export interface Database extends SqlExecutor {
+  /** One statement outside any transaction (it waits for one under way on SQLite). */
+  execute(query: CompiledQuery, options?: StatementOptions): Promise<QueryResult>;
   readonly dialect: 'sqlite' | 'postgres';
   /** Query builder and introspection for this database's dialect. Do not destroy it yourself. */
   readonly kysely: Kysely<unknown>;

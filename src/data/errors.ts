@@ -20,7 +20,7 @@ export const dataErrorCodes = {
   row_referenced: 'The row cannot be deleted because other rows refer to it.',
   conflict: 'The write violates a uniqueness or reference constraint in the database.',
   result_too_large: 'A request read more rows than maxRowsPerRequest allows.',
-  timeout: 'The operation was aborted by its signal before it finished.',
+  timeout: 'The operation was aborted by its signal, or the database stopped a statement at its timeout, before it finished.',
   closed: 'The app or database has been closed.',
   database_unreachable: 'The database server could not be reached (refused, unknown host, no answer in time) or dropped the connection.',
   database_auth_failed: 'The database server refused the user name or password.',

@@ -128,6 +128,30 @@ export class PostgresConnections {
     }
   }
 
+  /**
+   * One statement the server stops after `timeoutMs` (at most the connection's own
+   * `queryTimeoutMs`): `SET LOCAL statement_timeout` in a transaction of its own, so the setting
+   * ends with it whatever happens. The server cancels the statement itself, unlike pg's
+   * `query_timeout`, which only stops waiting while the server runs on.
+   */
+  async timedStatement(text: string, values: readonly unknown[], timeoutMs: number): Promise<QueryResult<PostgresRow>> {
+    const limit = Math.max(1, Math.floor(Math.min(timeoutMs, this.#settings.queryTimeoutMs ?? timeoutMs)));
+    const lease = await this.lease();
+    try {
+      await lease.query(`begin; set local statement_timeout to ${limit}`);
+      try {
+        const result = await lease.query(text, values);
+        await lease.query('commit');
+        return result;
+      } catch (error) {
+        await lease.query('rollback').catch(() => lease.discard());
+        throw timedOut(error, limit);
+      }
+    } finally {
+      await lease.release();
+    }
+  }
+
   async lease(): Promise<Lease> {
     if (this.#ended !== undefined) throw new PlumbError('closed', `The PostgreSQL database ${describeTarget(this.#settings.target)} is closed.`);
     this.#active++;
@@ -189,6 +213,12 @@ export class PostgresConnections {
     })();
     return this.#ended;
   }
+}
+
+/** A statement stopped by its own limit says which limit that was. */
+function timedOut(error: unknown, limitMs: number): unknown {
+  if (!(error instanceof PlumbError) || error.code !== 'timeout') return error;
+  return new PlumbError('timeout', `PostgreSQL stopped the statement after ${limitMs} ms (its statement timeout).`, { details: error.details, cause: error.cause });
 }
 
 /** kysely's view of a lease, so that kysely (schema building, migrations) runs through the same connections and settings. */

@@ -3,7 +3,7 @@ import type { Pool, QueryResult as PgQueryResult } from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { CompiledQuery, PostgresPool } from 'kysely';
 import { PlumbError } from '../core/index.js';
-import type { BulkWriter, ColumnInfo, Database, QueryResult, SqlExecutor } from './database.js';
+import type { BulkWriter, ColumnInfo, Database, QueryResult, SqlExecutor, StatementOptions } from './database.js';
 import { BulkBuffer } from './postgres-bulk.js';
 import { KyselyClient, PostgresConnections, quoteIdentifier } from './postgres-connections.js';
 import type { PostgresRow } from './postgres-connections.js';
@@ -91,8 +91,9 @@ class PostgresDatabaseImpl implements PostgresDatabase {
     if (this.#closed) throw new PlumbError('closed', `The PostgreSQL database ${describeTarget(this.#connections.target)} is closed.`);
   }
 
-  async execute(query: CompiledQuery): Promise<QueryResult> {
+  async execute(query: CompiledQuery, options: StatementOptions = {}): Promise<QueryResult> {
     this.#check();
+    if (options.timeoutMs !== undefined) return toResult(await this.#connections.timedStatement(query.sql, query.parameters, options.timeoutMs));
     return toResult(await this.#connections.statement(query.sql, query.parameters));
   }
 

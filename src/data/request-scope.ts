@@ -74,6 +74,8 @@ export class RequestScope {
     readonly runtime: DataRuntime,
     readonly actor: Actor,
     readonly signal: AbortSignal | undefined,
+    /** Each statement outside a transaction is stopped by the database after this long (`StatementOptions`). */
+    readonly statementTimeoutMs?: number,
   ) {
     this.conditionScope = { fragments: runtime.database.fragments, values: runtime.database.values, readCondition: (manager) => this.readCondition(manager) };
   }
@@ -114,7 +116,8 @@ export class RequestScope {
     if (this.signal?.aborted === true) throw abortError(this.signal);
     const compiled = this.compile(query);
     this.runtime.onQuery(compiled.sql, compiled.parameters);
-    const result = await executor.execute(compiled);
+    const database = this.runtime.database;
+    const result = await (executor === database && this.statementTimeoutMs !== undefined ? database.execute(compiled, { timeoutMs: this.statementTimeoutMs }) : executor.execute(compiled));
     this.#rowsRead += result.rows.length;
     const budget = this.runtime.settings.maxRowsPerRequest;
     if (this.#rowsRead > budget) {

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeDatabaseConformance } from '../../test/support/data/database-conformance.js';
+import { tempDirEach } from '../../test/support/temp.js';
 import { sqlite } from './index.js';
 
 describeDatabaseConformance('SQLite file', (dir) => sqlite({ path: join(dir, 'conformance.db') }));
@@ -30,4 +33,21 @@ describe('SQLite transactions', () => {
     expect(await reading).toBe(2);
     expect(order).toEqual(['commit', 'read']);
   });
+});
+
+describe('the SQLite reader process', () => {
+  const dir = tempDirEach();
+
+  it('keeps nothing alive when idle: a host that never closes its database still exits', async () => {
+    const path = join(dir.path, 'idle.db');
+    sqlite({ path }).sqlite.close();
+    const fixture = fileURLToPath(new URL('./sqlite-reader.fixture.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(output.trim()).toBe('[{"one":1}]');
+    expect(code).toBe(0);
+  }, 60_000);
 });

@@ -2,8 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import { PlumbError, sqliteDriver } from '../core/index.js';
-import type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments } from './database.js';
+import type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExecutor, SqlFragments, StatementOptions } from './database.js';
 import { escapeLike } from './like-pattern.js';
+import { SqliteReader } from './sqlite-reader.js';
 import { sqliteValues } from './value-storage.js';
 
 export interface SqliteOptions {
@@ -95,6 +96,7 @@ class SqliteDatabaseImpl implements SqliteDatabase {
   readonly #cacheSize: number;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
   #transaction: Promise<void> | undefined;
+  #reader: SqliteReader | undefined;
   #closed = false;
 
   constructor(options: SqliteOptions) {
@@ -142,9 +144,17 @@ class SqliteDatabaseImpl implements SqliteDatabase {
     return { rows: [], changes: statement.run(...parameters).changes };
   }
 
-  async execute(query: CompiledQuery): Promise<QueryResult> {
+  /**
+   * A read with `timeoutMs` on a file runs in the reader process (sqlite-reader.ts), which is killed
+   * at the limit; a `:memory:` database is this connection's alone, so there it runs here, unbounded.
+   */
+  async execute(query: CompiledQuery, options: StatementOptions = {}): Promise<QueryResult> {
     while (this.#transaction !== undefined) await this.#transaction;
-    return this.#run(query);
+    if (options.timeoutMs === undefined || this.path === ':memory:' || this.path === '') return this.#run(query);
+    this.#check();
+    if (!this.#prepare(query.sql).reader) return this.#run(query);
+    this.#reader ??= new SqliteReader(this.path);
+    return this.#reader.read(query.sql, query.parameters.map(bindable), options.timeoutMs);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -225,6 +235,7 @@ class SqliteDatabaseImpl implements SqliteDatabase {
     if (this.#closed) return;
     while (this.#transaction !== undefined) await this.#transaction;
     this.#closed = true;
+    this.#reader?.close();
     this.#statements.clear();
     await this.kysely.destroy();
     if (this.sqlite.open) this.sqlite.close();

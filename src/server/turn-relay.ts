@@ -67,13 +67,15 @@ export interface RelayOutcome {
 
 /**
  * Reads a turn's events to the end, always: the turn belongs to the journal, not to the client.
- * Audits messages and tools, collects the answer (text after the last tool call or retry), and
+ * Audits messages and tools, collects the answer (every text chunk of the turn, as a stream's
+ * reader shows it: a retry drops the text since the last tool call, a tool call drops nothing), and
  * turns a thrown failure into one error event.
  */
 export async function relayTurn(events: () => AsyncIterable<EngineEvent>, options: RelayOptions): Promise<RelayOutcome> {
   const all: EngineEvent[] = [];
-  let answer = '';
-  let assistant = '';
+  // The answer is `settled` (text up to the last tool call) + `attempt` (text of the current provider attempt).
+  let settled = '';
+  let attempt = '';
   let threadId: string | undefined;
   let pending: string | undefined;
   const deliver = (event: EngineEvent): void => {
@@ -90,15 +92,14 @@ export async function relayTurn(events: () => AsyncIterable<EngineEvent>, option
       if (typeof fields.thread_id === 'string') threadId = fields.thread_id;
       switch (event.type) {
         case 'text_chunk':
-          answer += textOf(fields.content);
-          assistant += textOf(fields.content);
+          attempt += textOf(fields.content);
           break;
         case 'retry':
-          answer = '';
-          assistant = '';
+          attempt = '';
           break;
         case 'tool_call':
-          answer = '';
+          settled += attempt;
+          attempt = '';
           options.audit.tool({ transport: options.transport, actor: options.actor, threadId, kind: 'tool_call', id: textOf(fields.id), name: textOf(fields.name), payload: fields.args });
           break;
         case 'tool_result':
@@ -140,6 +141,7 @@ export async function relayTurn(events: () => AsyncIterable<EngineEvent>, option
   } catch (error) {
     deliver(publicError(error, options.report));
   }
-  if (assistant !== '') options.audit.message({ transport: options.transport, actor: options.actor, threadId, role: 'assistant', text: answer });
+  const answer = settled + attempt;
+  if (answer !== '') options.audit.message({ transport: options.transport, actor: options.actor, threadId, role: 'assistant', text: answer });
   return { events: all, answer, threadId, pendingConfirmation: pending };
 }

@@ -55,6 +55,8 @@ export interface ChatGraphqlRequest {
   readonly document: string | DocumentNode;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly signal?: AbortSignal;
+  /** Each SQL statement is stopped by the database after this long (the data layer's `statementTimeoutMs`). */
+  readonly statementTimeoutMs?: number;
 }
 
 export interface ChatApp {

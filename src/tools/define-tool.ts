@@ -110,6 +110,7 @@ export type ToolVisibleCode =
   | 'not_allowed'
   | 'authentication_required'
   | 'timeout'
+  | 'query_timeout'
   | 'tool_failed'
   | 'result_not_found';
 

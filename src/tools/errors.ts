@@ -17,6 +17,7 @@ export const toolsErrorCodes = {
   confirmation_invalid: 'The confirmation is unknown, belongs to another actor, was already used or does not match its arguments.',
   confirmation_expired: 'The confirmation lapsed before it was approved.',
   timeout: 'The tool did not finish within its time limit and was aborted.',
+  query_timeout: 'A statement of the query ran past queryTimeoutSeconds and the database stopped it; narrow the filters, lower the limit or ask for fewer related fields.',
   aborted: 'The caller aborted the call before the tool finished.',
   tool_failed: 'The tool failed; the internal error went to the error hook.',
   result_not_found: 'read_result: no stored result has that id in this conversation (another conversation\'s looks the same).',
@@ -43,6 +44,7 @@ export type ToolErrorCode =
   | 'confirmation_invalid'
   | 'confirmation_expired'
   | 'timeout'
+  | 'query_timeout'
   | 'aborted'
   | 'tool_failed'
   | 'result_not_found';

@@ -4,10 +4,11 @@ import { toolError } from './define-tool.js';
 
 /**
  * Turns GraphQL errors into tool errors: permission and input problems keep their (safe) data
- * layer message under a dispatcher code; a timeout becomes `timeout`; anything else is an
- * internal failure that the dispatcher reports and hides.
+ * layer message under a dispatcher code; a timeout becomes `timeout`, or `timedOut` when given (a
+ * read whose statement the database stopped); anything else is an internal failure that the
+ * dispatcher reports and hides.
  */
-export function raiseGraphqlErrors(result: ExecutionResult, what: string): void {
+export function raiseGraphqlErrors(result: ExecutionResult, what: string, timedOut?: () => Error): void {
   const first = result.errors?.[0];
   if (first === undefined) return;
   const code = typeof first.extensions?.code === 'string' ? first.extensions.code : '';
@@ -20,6 +21,7 @@ export function raiseGraphqlErrors(result: ExecutionResult, what: string): void 
     case 'UNAUTHENTICATED':
       throw toolError('authentication_required', first.message);
     case 'TIMEOUT':
+      if (timedOut !== undefined) throw timedOut();
       throw toolError('timeout', `${what} did not finish in time and was aborted. Narrow the filters or lower the limit.`);
     case 'BAD_USER_INPUT':
     case 'NOT_FOUND':

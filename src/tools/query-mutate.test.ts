@@ -195,23 +195,3 @@ describe('mutate', () => {
     expect(results.filter((result) => isToolError(result) && result.error.code === 'confirmation_invalid')).toHaveLength(49);
   });
 });
-
-describe('queryTimeoutSeconds', () => {
-  it('aborts a query that overruns it and answers timeout', async () => {
-    let aborted = false;
-    const slow = {
-      managers: fixture.app.managers,
-      graphql: (request: { signal?: AbortSignal }) =>
-        new Promise<never>((_resolve, reject) => {
-          request.signal?.addEventListener('abort', () => {
-            aborted = true;
-            reject(new Error('aborted'));
-          });
-        }),
-    };
-    const timed = createChatDispatcher({ app: slow, settings: { queryTimeoutSeconds: 0.02 } });
-    const result = await timed.dispatch({ name: 'query', arguments: { manager: 'Part', fields: ['name'] } }, { actor: staff });
-    expect(failure(result).code).toBe('timeout');
-    expect(aborted).toBe(true);
-  });
-});

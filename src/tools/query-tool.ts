@@ -137,8 +137,12 @@ export async function runQuery(
       ...(skip > 0 ? { nextPage: firstPage + 1 } : {}),
     },
     signal,
+    ...(settings.queryTimeoutSeconds === null ? {} : { statementTimeoutMs: settings.queryTimeoutSeconds * 1000 }),
   });
-  raiseGraphqlErrors(result, `The query on ${manager.entry.manager}`);
+  const seconds = settings.queryTimeoutSeconds;
+  raiseGraphqlErrors(result, `The query on ${manager.entry.manager}`, seconds === null ? undefined : () =>
+    toolError('query_timeout', `The query on ${manager.entry.manager} ran longer than ${seconds} s (queryTimeoutSeconds) and the database stopped it. Narrow the filters, lower the limit or ask for fewer related fields.`),
+  );
   const data = result.data as { first: PageResult; second?: Pick<PageResult, 'items'> } | null | undefined;
   if (data === null || data === undefined) throw new Error(`The query on ${manager.entry.manager} answered no data.`);
   const rows = skip > 0 ? [...data.first.items, ...(data.second?.items ?? [])].slice(skip, skip + limit) : data.first.items;
@@ -152,7 +156,6 @@ export function createQueryTool(app: ChatApp, index: SchemaIndex, settings: Tool
     description: `Read rows of one exposed manager: choose fields (omitted: every scalar field) and related fields, filter with lookup keys from get_manager_schema (relations at most ${settings.maxRelationDepth} deep), page with limit and offset. Answers { data, total_count, has_more }.`,
     input: z.object({ manager: z.string().min(1).describe('Manager name, as search_managers returns it.'), ...queryShape }),
     effect: 'read',
-    ...(settings.queryTimeoutSeconds === null ? {} : { timeoutMs: settings.queryTimeoutSeconds * 1000 }),
     handler: (args, ctx) => runQuery(app, index, settings, args.manager, args, ctx.actor, ctx.signal),
   });
 }
@@ -174,7 +177,6 @@ export function createDirectQueryTool(app: ChatApp, index: SchemaIndex, settings
     description,
     input: z.object(queryShape),
     effect: 'read',
-    ...(settings.queryTimeoutSeconds === null ? {} : { timeoutMs: settings.queryTimeoutSeconds * 1000 }),
     handler: (args, ctx) => runQuery(app, index, settings, entry.manager, args, ctx.actor, ctx.signal),
   });
 }

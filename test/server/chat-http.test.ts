@@ -1,5 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createEngine } from '../../src/engine/index.js';
+import { createScriptedProvider } from '../../src/providers/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
+import { defineTool } from '../../src/tools/index.js';
 import { Client, readSse, startServer } from './harness.js';
 import type { Running } from './harness.js';
 import { createFakeEngine } from './fake-engine.js';
@@ -188,5 +193,39 @@ describe('chat over HTTP and SSE', () => {
     const threads = ((await (await client.fetch('/chat/threads/')).json()) as Json).threads as Json[];
     const histories = await Promise.all(threads.map(async (thread: Json) => ((await (await client.fetch(`/chat/threads/${thread.id}`)).json()) as Json).items));
     expect(histories.flat().map((item: Json) => item.text)).toContain('slow but abandoned');
+  });
+});
+
+describe('the answer of POST /chat/ over a real engine', () => {
+  it('is every text chunk of the turn, the text written before a tool call included and a failed attempt\'s left out', async () => {
+    const store = createMemoryStore();
+    const engine = createEngine({
+      store,
+      provider: createScriptedProvider({
+        completions: [
+          // The first attempt after the tool is cut mid-text and retried; its chunks, slow enough to be shown as a draft, are not part of the answer.
+          { when: { toolName: 'count_parts' }, text: ['Partial ', 'draft ', 'text'], chunkDelayMs: 200, cutAfterChunks: 2 },
+          { when: { toolName: 'count_parts' }, text: ['There are ', '3 parts.'], repeat: true },
+          { text: 'Let me count them. ', toolCalls: [{ name: 'count_parts', arguments: {} }], repeat: true },
+        ],
+      }),
+      tools: [defineTool({ name: 'count_parts', description: 'Counts the parts.', input: z.object({}), effect: 'read', handler: () => ({ count: 3 }) })],
+      settings: { retry: { maxAttempts: 1, backoffMs: [1] } },
+    });
+    await engine.ready;
+    const running = await startServer(engine, { rateLimit: { requests: 1000 } });
+    try {
+      const client = await new Client(running.url).withCsrf();
+      const body = (await (await client.post('/chat/', { text: 'how many parts?' })).json()) as Json;
+      const types = body.events.map((event: Json) => event.type);
+      expect(types.slice(0, 3)).toEqual(['text_chunk', 'tool_call', 'tool_result']);
+      expect(types).toContain('retry');
+      expect(types.at(-1)).toBe('done');
+      expect(body.answer).toBe('Let me count them. There are 3 parts.');
+    } finally {
+      await running.close();
+      await engine.close();
+      await store.close();
+    }
   });
 });

@@ -12,35 +12,73 @@ type Json = any;
 
 const script = join(import.meta.dirname, 'fixtures/demo-script.json');
 
+interface Served {
+  readonly app: App;
+  readonly running: Running;
+  close(): Promise<void>;
+}
+
+// The script reports 5 output tokens for a tool round and 10 for an answer round; every turn goes to it.
+async function serve(outputTokens: number): Promise<Served> {
+  const app = await createDemoApp({ path: ':memory:' });
+  const rateLimit = { requests: null, outputTokens, windowSeconds: 600 };
+  const config = parseConfig({ store: ':memory:', provider: `scripted:${script}`, router: 'off', rateLimit });
+  const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
+  const tokenBudget = createTokenBudget(rateLimiter);
+  const stack: ChatStack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap });
+  const running = await startServer(stack.engine, { rateLimit }, { rateLimiter, tokenBudget }, app);
+  return {
+    app,
+    running,
+    close: async () => {
+      await running.close();
+      await stack.close();
+      await app.close();
+    },
+  };
+}
+
 describe('token budgets inside a turn', () => {
+  let served: Served;
   let app: App;
-  let stack: ChatStack;
   let running: Running;
   beforeAll(async () => {
-    app = await createDemoApp({ path: ':memory:' });
-    // The script reports 5 output tokens for the tool round and 10 for the answer round; every turn goes to it.
-    const config = parseConfig({ store: ':memory:', provider: `scripted:${script}`, router: 'off', rateLimit: { requests: null, outputTokens: 5, windowSeconds: 600 } });
-    const rateLimiter = createRateLimiter(config.rateLimit, createMemoryRateLimitStore());
-    const tokenBudget = createTokenBudget(rateLimiter);
-    stack = await createChatStack({ app, config, wrapProvider: tokenBudget.wrap });
-    running = await startServer(stack.engine, { rateLimit: { requests: null, outputTokens: 5, windowSeconds: 600 } }, { rateLimiter, tokenBudget }, app);
+    served = await serve(5);
+    ({ app, running } = served);
   });
-  afterAll(async () => {
-    await running.close();
-    await stack.close();
-    await app.close();
-  });
+  afterAll(async () => served.close());
 
-  it('records usage as reported and refuses the next provider round with rate_limited', async () => {
+  it('records usage as reported and refuses the tool calls of the round that spent the budget with rate_limited', async () => {
     const bob = await new Client(running.url, { 'x-plumb-user': 'bob' }).withCsrf();
+    const statements = app.stats.statements;
     const body = (await (await bob.post('/chat/', { text: 'which materials?' })).json()) as Json;
-    expect(body.events.map((event: Json) => event.type)).toEqual(['tool_call', 'tool_result', 'error']);
-    expect(body.events[2]).toMatchObject({ code: 'rate_limited', retry_after_seconds: expect.any(Number) });
-    expect(body.events[2].retry_after_seconds).toBeLessThanOrEqual(600);
+    // The tool round reports 5 output tokens, all of the budget: its query call never runs.
+    expect(body.events.map((event: Json) => event.type)).toEqual(['error']);
+    expect(body.events[0]).toMatchObject({ code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(body.events[0].retry_after_seconds).toBeLessThanOrEqual(600);
+    expect(app.stats.statements).toBe(statements);
     const next = await bob.post('/chat/', { text: 'and again?' });
     expect(next.status).toBe(429);
     expect(((await next.json()) as Json).events[0]).toMatchObject({ code: 'rate_limited' });
     const alice = await new Client(running.url, { 'x-plumb-user': 'alice' }).withCsrf();
     expect((await alice.post('/chat/', { text: 'which materials?' })).status).toBe(200);
+  });
+});
+
+describe('a token budget the tool round leaves room in', () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve(6);
+  });
+  afterAll(async () => served.close());
+
+  it('runs the tool calls and the answer round, which may spend past the budget, then refuses the next turn', async () => {
+    const bob = await new Client(served.running.url, { 'x-plumb-user': 'bob' }).withCsrf();
+    const statements = served.app.stats.statements;
+    const body = (await (await bob.post('/chat/', { text: 'which materials?' })).json()) as Json;
+    expect(body.events.map((event: Json) => event.type).filter((type: string) => type !== 'text_chunk')).toEqual(['tool_call', 'tool_result', 'done']);
+    expect(body.answer).toBe('Here are the materials the shop uses, with their densities.');
+    expect(served.app.stats.statements).toBeGreaterThan(statements);
+    expect((await bob.post('/chat/', { text: 'and again?' })).status).toBe(429);
   });
 });
