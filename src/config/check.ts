@@ -84,7 +84,7 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
     }
   }
   const layered = host?.settings === undefined ? raw : merge(host.settings, raw);
-  const config = parseWhatIsValid({ ...layered, app: host ?? null }, problems);
+  const config = parseWhatIsValid({ ...layered, app: host ?? null }, problems, notes);
   if (config === undefined) return { config: undefined, file, problems, notes };
 
   await checkModules(config, load, problems);
@@ -145,13 +145,18 @@ async function checkPlanned(config: PlumbConfig, root: string, problems: CheckPr
 }
 
 /** The configuration with its invalid settings reported and left at their defaults. */
-function parseWhatIsValid(raw: RawSettings, problems: CheckProblem[]): PlumbConfig | undefined {
+function parseWhatIsValid(raw: RawSettings, problems: CheckProblem[], notes: string[]): PlumbConfig | undefined {
   const parsed = safeParseConfig(raw);
-  if (parsed.ok) return parsed.config;
+  if (parsed.ok) {
+    notes.push(...parsed.notices);
+    return parsed.config;
+  }
   for (const problem of parsed.problems) problems.push({ code: 'invalid_config', message: problem.message });
   const dropped = new Set(parsed.problems.map((problem) => problem.key.split('.')[0]));
   const rest = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
-  return rest.ok ? rest.config : undefined;
+  if (!rest.ok) return undefined;
+  notes.push(...rest.notices);
+  return rest.config;
 }
 
 async function checkModules(config: PlumbConfig, load: ModuleLoader, problems: CheckProblem[]): Promise<void> {
