@@ -126,4 +126,13 @@ export default defineHost({ managers: [Owner, Ticket] });
     expect(text.stdout).toContain('note: maxRecentMessages: 20 is read as compactionTargetTokens: 20000');
     expect(text.stdout).not.toContain('Did you mean');
   });
+
+  it("prints the provider's settings, never its key", async () => {
+    const key = 'sk-check-SECRET-9876';
+    const file = config({ provider: 'openai', providerConfig: { model: 'gpt-test', apiKey: key, baseUrl: 'http://127.0.0.1:9/v1', headers: { Authorization: `Bearer ${key}` } } });
+    const run = await plumb('check', '--config', file);
+    expect(run.stdout).toContain('note: provider openai: model gpt-test, baseUrl http://127.0.0.1:9/v1, API key from apiKey, timeoutSeconds 60, streamTimeoutSeconds 30, maxTokens not sent.');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+    expect((await plumb('check', '--config', file, '--json')).stdout).not.toContain(key);
+  });
 });
