@@ -80,8 +80,26 @@ describe('search_managers', () => {
     expect(searchManagers(index, 'categories').length).toBe(0);
   });
 
-  it('keeps only managers that match every term when some do', () => {
-    expect(searchManagers(index, 'part material').map((entry) => entry.manager)).toEqual(['Part', 'Material']);
+  it('keeps only managers that match every term when some do, those reaching a term through relations ranked after', () => {
+    expect(searchManagers(index, 'part material').map((entry) => entry.manager)).toEqual(['Part', 'Material', 'OrderLine', 'Order']);
+    // Order reaches material only in three relations (lines__part__material): within the depth, not past it.
+    expect(searchManagers(index, 'part material', 2).map((entry) => entry.manager)).toEqual(['Part', 'Material', 'OrderLine']);
+  });
+
+  it('finds the manager that reaches a term through a relation path (a chained filter key), up to maxRelationDepth', () => {
+    const works: ChatManager[] = [
+      manager('Building', { relations: [{ name: 'floors', target: 'Floor', kind: 'many', reverseName: 'building' }] }),
+      manager('Floor', { relations: [{ name: 'building', target: 'Building', kind: 'one', reverseName: 'floors' }, { name: 'rooms', target: 'Room', kind: 'many', reverseName: 'floor' }] }),
+      manager('Room', { relations: [{ name: 'floor', target: 'Floor', kind: 'one', reverseName: 'rooms' }, { name: 'heater', target: 'Heater', kind: 'one' }] }),
+      manager('Heater'),
+    ];
+    const building = buildSchemaIndex(works);
+    // Building reaches heaters in three relations (floors__rooms__heater), Floor and Room in fewer and by their own relation.
+    expect(searchManagers(building, 'building heater').map((entry) => entry.manager)).toEqual(['Building', 'Floor', 'Room']);
+    // Past the depth the path is not searched: two relations leave Building without heaters.
+    expect(searchManagers(building, 'building heater', 2).map((entry) => entry.manager)).toEqual(['Floor', 'Room']);
+    // With no relation paths, no manager holds both words and each is found by one.
+    expect(searchManagers(building, 'building heater', 1).map((entry) => entry.manager)).toEqual(['Building', 'Heater', 'Floor', 'Room']);
   });
 
   it('never finds a hidden manager', () => {

@@ -1,3 +1,5 @@
+import { maxLookupDepth } from '../data/index.js';
+import { pathTokensOf } from './relation-paths.js';
 import type { SchemaIndex, SchemaIndexEntry } from './schema-index.js';
 import { singular, tokenize } from './tokens.js';
 
@@ -10,11 +12,14 @@ const substringScore = 1;
 
 /**
  * Ranks exposed managers for a query. Each query term (and its singular form) scores against a
- * manager's tokens: equal to a name token 8, to a field or relation token 4, to a description or
- * filter token 2, a substring of the joined tokens 1. When some managers match every term only
- * those stay. Order: score, then fewer name tokens, then name. Up to 10; blank or no match → [].
+ * manager's tokens: equal to a name token 8, to a field or relation token 4, to a relation or
+ * manager reached through a chain of 2 relations 3 (of 3: 2; up to `maxDepth`, the
+ * `maxRelationDepth` setting), to a description or filter token 2, a substring of the joined tokens
+ * 1. When some managers match every term only those stay, so a manager that reaches the asked-for
+ * one through another (Project → parts → material) stays beside it. Order: score, then fewer name
+ * tokens, then name. Up to 10; blank or no match → [].
  */
-export function searchManagers(index: SchemaIndex, query: string): SchemaIndexEntry[] {
+export function searchManagers(index: SchemaIndex, query: string, maxDepth: number = maxLookupDepth): SchemaIndexEntry[] {
   const terms = [...new Set(tokenize(query))];
   if (terms.length === 0) return [];
   const forms = terms.map((term) => {
@@ -24,7 +29,9 @@ export function searchManagers(index: SchemaIndex, query: string): SchemaIndexEn
   type Hit = { readonly score: number; readonly all: boolean; readonly nameLength: number; readonly name: string; readonly entry: SchemaIndexEntry };
   const hits: Hit[] = [];
   let anyAll = false;
+  const pathTokens = pathTokensOf(index, maxDepth);
   for (const item of index.all) {
+    const reached = pathTokens(item);
     let score = 0;
     let matched = 0;
     for (const variants of forms) {
@@ -33,6 +40,7 @@ export function searchManagers(index: SchemaIndex, query: string): SchemaIndexEn
         let value = 0;
         if (item.nameTokens.includes(form)) value = nameScore;
         else if (item.strongTokens.has(form)) value = strongScore;
+        else if (reached.has(form)) value = strongScore + 1 - reached.get(form)!;
         else if (item.weakTokens.has(form)) value = weakScore;
         else if (item.haystack.includes(form)) value = substringScore;
         if (value > best) best = value;
