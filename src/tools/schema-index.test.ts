@@ -94,12 +94,14 @@ describe('search_managers', () => {
       manager('Heater'),
     ];
     const building = buildSchemaIndex(works);
-    // Building reaches heaters in three relations (floors__rooms__heater), Floor and Room in fewer and by their own relation.
-    expect(searchManagers(building, 'building heater').map((entry) => entry.manager)).toEqual(['Building', 'Floor', 'Room']);
+    // Building reaches heaters in three relations (floors__rooms__heater), Floor in two, Room by its own relation; Heater, named, follows.
+    expect(searchManagers(building, 'floors heater').map((entry) => entry.manager)).toEqual(['Floor', 'Room', 'Building', 'Heater']);
     // Past the depth the path is not searched: two relations leave Building without heaters.
-    expect(searchManagers(building, 'building heater', 2).map((entry) => entry.manager)).toEqual(['Floor', 'Room']);
-    // With no relation paths, no manager holds both words and each is found by one.
-    expect(searchManagers(building, 'building heater', 1).map((entry) => entry.manager)).toEqual(['Building', 'Heater', 'Floor', 'Room']);
+    expect(searchManagers(building, 'floors heater', 2).map((entry) => entry.manager)).toEqual(['Floor', 'Room', 'Heater']);
+    // With no relation paths only Room holds both words; the managers named follow it.
+    expect(searchManagers(building, 'floors heater', 1).map((entry) => entry.manager)).toEqual(['Room', 'Floor', 'Heater']);
+    // Every manager a query names stays, whatever the others reach.
+    expect(searchManagers(building, 'building floor room heater').map((entry) => entry.manager).sort()).toEqual(['Building', 'Floor', 'Heater', 'Room']);
   });
 
   it('never finds a hidden manager', () => {
