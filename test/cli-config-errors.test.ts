@@ -114,4 +114,25 @@ export default defineHost({ managers: [Owner, Ticket] });
     expect(fixed.stdout).toContain('no problems');
     expect(fixed.code).toBe(0);
   });
+
+  it('checks a ported configuration clean, saying what its seed names were read as', async () => {
+    const file = config({ summarizeAfter: 40, maxRecentMessages: 20 });
+    const json = await plumb('check', '--config', file, '--json');
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as { problems: unknown[]; notes: string[] };
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toContain('summarizeAfter: 40 is read as compactionThreshold: 0.313 (40 messages of about 1,000 tokens in a 128,000-token window); set compactionThreshold instead.');
+    const text = await plumb('check', '--config', file);
+    expect(text.stdout).toContain('note: maxRecentMessages: 20 is read as compactionTargetTokens: 20000');
+    expect(text.stdout).not.toContain('Did you mean');
+  });
+
+  it("prints the provider's settings, never its key", async () => {
+    const key = 'sk-check-SECRET-9876';
+    const file = config({ provider: 'openai', providerConfig: { model: 'gpt-test', apiKey: key, baseUrl: 'http://127.0.0.1:9/v1', headers: { Authorization: `Bearer ${key}` } } });
+    const run = await plumb('check', '--config', file);
+    expect(run.stdout).toContain('note: provider openai: model gpt-test, baseUrl http://127.0.0.1:9/v1, API key from apiKey, timeoutSeconds 60, streamTimeoutSeconds 30, maxTokens not sent.');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+    expect((await plumb('check', '--config', file, '--json')).stdout).not.toContain(key);
+  });
 });

@@ -13,6 +13,7 @@ import { isToolFailure, undoneStatus } from './undone.js';
 import { ANSWER_WORDS, fill } from './words.js';
 import type { Written } from './written.js';
 import { cutTo, join, written } from './written.js';
+import { correctionWorthSaying } from './read-as.js';
 
 /** Longest answer the renderer writes, in characters (a longer one is cut at a line and says so). */
 export const MAX_ANSWER_CHARS = 8000;
@@ -66,9 +67,9 @@ function runAnswer(ctx: Context): Written {
     // An error or a write that did not happen is said even when a calculation depends on it.
     if (!consumed.has(i) || isToolFailure(outcome.result) || undoneStatus(outcome.result) !== null) blocks.push(text);
   });
-  // A word read as another (a typo) is said, so that the person sees what was read.
+  // A word read as another (a typo) is said, so that the person sees what was read; another form of the same word is not.
   const readAs = new Map<string, string>();
-  for (const step of plan.steps) for (const [typed, read] of Object.entries(step.readAs ?? {})) readAs.set(typed, read);
+  for (const step of plan.steps) for (const [typed, read] of Object.entries(step.readAs ?? {})) if (correctionWorthSaying(typed, read, ctx.language)) readAs.set(typed, read);
   for (const [typed, read] of readAs) blocks.push(written(fill(ctx.words.readAs, { typed, read })));
   return join(blocks, '\n\n');
 }

@@ -3,7 +3,7 @@ import { isPlumbError } from '../core/index.js';
 import { checkTables, defineApp, readPermissionProblems, tablesNotCreated } from '../data/index.js';
 import type { App, Database } from '../data/index.js';
 import { checkedRoles, defaultProfileName } from '../planned/index.js';
-import { createProvider } from '../providers/index.js';
+import { createProvider, describeProvider, providerSummary } from '../providers/index.js';
 import type { ProviderConfig } from '../providers/index.js';
 import { parseToolSettings, validateMutationSettings } from '../tools/index.js';
 import { actorNames, namedActor } from './actors.js';
@@ -84,7 +84,7 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
     }
   }
   const layered = host?.settings === undefined ? raw : merge(host.settings, raw);
-  const config = parseWhatIsValid({ ...layered, app: host ?? null }, problems);
+  const config = parseWhatIsValid({ ...layered, app: host ?? null }, problems, notes);
   if (config === undefined) return { config: undefined, file, problems, notes };
 
   await checkModules(config, load, problems);
@@ -112,17 +112,18 @@ export async function checkConfiguration(options: CheckOptions = {}): Promise<Ch
     try {
       const provider = await createProvider({ ...(config.providerConfig as Omit<ProviderConfig, 'provider'>), provider: config.provider, cwd: root });
       for (const problem of provider.checkConfiguration()) problems.push({ code: 'provider_load_failed', message: `${problem.code}: ${problem.message}` });
+      notes.push(`provider ${providerSummary(describeProvider(provider))}.`);
     } catch (error) {
       const code = isPlumbError(error) && error.code === 'provider_package_missing' ? 'provider_dependency_missing' : 'provider_load_failed';
       problems.push({ code, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (config.planned.enabled) await checkPlanned(config, root, problems);
+  if (config.planned.enabled) await checkPlanned(config, root, problems, notes);
   return { config: problems.length === 0 ? config : undefined, file, problems, notes };
 }
 
 /** Planned turns: the roles' profiles and trust group, and each profile's provider (built, never called). */
-async function checkPlanned(config: PlumbConfig, root: string, problems: CheckProblem[]): Promise<void> {
+async function checkPlanned(config: PlumbConfig, root: string, problems: CheckProblem[], notes: string[]): Promise<void> {
   let roles: ReturnType<typeof checkedRoles>;
   try {
     roles = checkedRoles(config);
@@ -138,6 +139,7 @@ async function checkPlanned(config: PlumbConfig, root: string, problems: CheckPr
     try {
       const provider = await createProvider({ ...(profile.providerConfig as Omit<ProviderConfig, 'provider'>), provider: profile.provider, cwd: root });
       for (const problem of provider.checkConfiguration()) problems.push({ code: 'provider_load_failed', message: `providerProfiles.${name}: ${problem.code}: ${problem.message}` });
+      notes.push(`providerProfiles.${name}: provider ${providerSummary(describeProvider(provider))}.`);
     } catch (error) {
       problems.push({ code: 'provider_load_failed', message: `providerProfiles.${name}: ${error instanceof Error ? error.message : String(error)}` });
     }
@@ -145,13 +147,18 @@ async function checkPlanned(config: PlumbConfig, root: string, problems: CheckPr
 }
 
 /** The configuration with its invalid settings reported and left at their defaults. */
-function parseWhatIsValid(raw: RawSettings, problems: CheckProblem[]): PlumbConfig | undefined {
+function parseWhatIsValid(raw: RawSettings, problems: CheckProblem[], notes: string[]): PlumbConfig | undefined {
   const parsed = safeParseConfig(raw);
-  if (parsed.ok) return parsed.config;
+  if (parsed.ok) {
+    notes.push(...parsed.notices);
+    return parsed.config;
+  }
   for (const problem of parsed.problems) problems.push({ code: 'invalid_config', message: problem.message });
   const dropped = new Set(parsed.problems.map((problem) => problem.key.split('.')[0]));
   const rest = safeParseConfig(Object.fromEntries(Object.entries(raw).filter(([key]) => !dropped.has(key))));
-  return rest.ok ? rest.config : undefined;
+  if (!rest.ok) return undefined;
+  notes.push(...rest.notices);
+  return rest.config;
 }
 
 async function checkModules(config: PlumbConfig, load: ModuleLoader, problems: CheckProblem[]): Promise<void> {

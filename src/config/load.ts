@@ -8,7 +8,7 @@ import { hostProblems } from './host.js';
 import type { HostDefinition } from './host.js';
 import { createModuleLoader } from './modules.js';
 import type { ModuleLoader, RunningPlumb } from './modules.js';
-import { parseConfig } from './schema.js';
+import { parseConfig, stderrNotice } from './schema.js';
 import type { PlumbConfig } from './schema.js';
 
 /** Settings as a file holds them: not yet validated. */
@@ -22,6 +22,8 @@ export interface LoadOptions {
   readonly overrides?: RawSettings;
   /** What host modules get when they import Plumb by name; without it they resolve it as any package. */
   readonly runningPlumb?: RunningPlumb;
+  /** Each ported setting read as a native one (`summarizeAfter`…), one line; default: stderr. */
+  readonly onNotice?: (notice: string) => void;
 }
 
 /** A configuration with where it came from, and the loader its module settings go through. */
@@ -34,6 +36,8 @@ export interface LoadedConfig {
   /** The host definition `app` names, loaded; undefined when there is none. */
   readonly host: HostDefinition | undefined;
   readonly load: ModuleLoader;
+  /** What the load said through `onNotice`: each ported setting and the native one it was read as. */
+  readonly notices: readonly string[];
 }
 
 /** Reads a configuration file's settings: JSON, YAML, or a module's default export (or a function returning it). */
@@ -98,7 +102,13 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   const given = { ...merge(raw, overrides), app: 'app' in overrides ? overrides.app : raw.app };
   const host = given.app === undefined || given.app === null ? undefined : await loadHost(given.app, load);
   const layered = host?.settings === undefined ? given : merge(host.settings, given);
-  return { config: parseConfig({ ...layered, ...(host === undefined ? {} : { app: host }) }), file, root, host, load };
+  const notices: string[] = [];
+  const onNotice = options.onNotice ?? stderrNotice;
+  const config = parseConfig({ ...layered, ...(host === undefined ? {} : { app: host }) }, (notice) => {
+    notices.push(notice);
+    onNotice(notice);
+  });
+  return { config, file, root, host, load, notices };
 }
 
 /** `over` wins; plain objects merge key by key, everything else (arrays included) is replaced. */

@@ -10,6 +10,7 @@ import { serverSettingsShape } from './server-settings.js';
 import { mcpSettingsShape } from './mcp-settings.js';
 import { telemetrySettingsShape } from './telemetry-settings.js';
 import { plannedSettingsShape } from './planned-settings.js';
+import { mapPortedSettings } from './ported-settings.js';
 
 /**
  * The whole `plumb.config.*` object: which app and database, the server's own settings, the
@@ -39,13 +40,19 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
-/** Non-throwing: the parsed configuration, or every problem with its key. */
-export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig } | { ok: false; problems: readonly ConfigProblem[] } {
-  const result = plumbConfigSchema.safeParse(input ?? {});
+/**
+ * Non-throwing: the parsed configuration with a notice per ported setting it read as a native one
+ * (`maxRecentMessages`, `summarizeAfter`), or every problem with its key.
+ */
+export function safeParseConfig(input: unknown): { ok: true; config: PlumbConfig; notices: readonly string[] } | { ok: false; problems: readonly ConfigProblem[] } {
+  const given = input ?? {};
+  const ported = given !== null && typeof given === 'object' && !Array.isArray(given) ? mapPortedSettings(given as Record<string, unknown>) : { settings: given, notices: [], problems: [] };
+  const result = plumbConfigSchema.safeParse(ported.settings);
   // A host definition given as `app` keeps its own objects (tools, managers) unfrozen.
-  if (result.success) return { ok: true, config: Object.freeze(Object.fromEntries(Object.entries(result.data).map(([key, value]) => [key, key === 'app' ? value : deepFreeze(value)]))) as PlumbConfig };
+  if (result.success && ported.problems.length === 0) return { ok: true, config: Object.freeze(Object.fromEntries(Object.entries(result.data).map(([key, value]) => [key, key === 'app' ? value : deepFreeze(value)]))) as PlumbConfig, notices: ported.notices };
   const known = Object.keys(plumbConfigSchema.shape).sort();
-  const problems: ConfigProblem[] = [];
+  const problems: ConfigProblem[] = [...ported.problems];
+  if (result.success) return { ok: false, problems };
   for (const issue of result.error.issues) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -86,10 +93,21 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-/** Parses, defaults and freezes a configuration; throws `invalid_config` naming every bad key. */
-export function parseConfig(input: unknown): PlumbConfig {
+/** Where a configuration's notices go unless told otherwise: one line each on stderr. */
+export const stderrNotice = (notice: string): void => {
+  process.stderr.write(`plumb: notice: ${notice}\n`);
+};
+
+/**
+ * Parses, defaults and freezes a configuration; throws `invalid_config` naming every bad key. A
+ * ported setting read as a native one is said through `onNotice` (default: a line on stderr).
+ */
+export function parseConfig(input: unknown, onNotice: (notice: string) => void = stderrNotice): PlumbConfig {
   const result = safeParseConfig(input);
-  if (result.ok) return result.config;
+  if (result.ok) {
+    for (const notice of result.notices) onNotice(notice);
+    return result.config;
+  }
   throw new PlumbError('invalid_config', result.problems.map((problem) => problem.message).join(' '), { details: { problems: result.problems } });
 }
 

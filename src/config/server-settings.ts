@@ -33,6 +33,8 @@ export const rateLimitSchema = z
     outputTokens: limit.default(null),
     /** New anonymous sessions per client address per window (a client that drops its cookies gets no more). */
     sessions: limit.default(60),
+    /** What an anonymous visitor's budgets are counted by: `address` (the client address, so a NAT shares one) or `session` (its signed session cookie; a client without one by its address). */
+    anonymousBy: z.enum(['address', 'session']).default('address'),
     /** When the shared counters (`redis`) cannot be reached within `redisTimeoutMs`: `closed` refuses with rate_limit_unavailable, `open` admits and logs a warning. */
     whenUnavailable: z.enum(['closed', 'open']).default('closed'),
   })

@@ -32,7 +32,7 @@ export type { EngineErrorCode } from './shared/index.js';
 export { engineSettingsSchema, parseEngineSettings } from './settings.js';
 export type { EngineSettings, EngineSettingsInput } from './settings.js';
 export type { EngineHooks, HookListener, HookName, HookPayloads, Logger } from './shared/index.js';
-export { buildSystemPrompt, groundingRules } from './context/index.js';
+export { buildSystemPrompt, compactionLimit, groundingRules } from './context/index.js';
 export { recoverInterruptedTurns, classifyInterrupted } from './recovery/index.js';
 export { storeConfirmations } from './turn/index.js';
 export type { ConfirmationBinding } from './turn/index.js';

@@ -119,6 +119,7 @@ function fromObject(value: unknown, settings: AdapterSettings, spec: string): Pr
         model,
         complete: (request) => custom.complete(request),
         checkConfiguration: () => (typeof custom.checkConfiguration === 'function' ? custom.checkConfiguration() : []),
+        describe: () => ({ ...(typeof custom.describe === 'function' ? custom.describe() : {}), name, model }),
       };
     }
   }

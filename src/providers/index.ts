@@ -5,9 +5,11 @@ export type {
   Provider,
   ProviderCheck,
   ProviderEvent,
+  ProviderSettingsView,
   ToolCallPart,
   ToolDefinition,
 } from './protocol.js';
+export { describeProvider, providerSummary } from './provider-view.js';
 export { providersErrorCodes } from './errors.js';
 export type { ProvidersErrorCode } from './errors.js';
 export {

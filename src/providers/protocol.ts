@@ -64,6 +64,22 @@ export interface ProviderCheck {
   readonly message: string;
 }
 
+/**
+ * A provider's configuration as it may be shown (`plumb check`, the audit, a log): the model, where
+ * it is reached and its limits. Never a key nor a header's value: only where a key came from.
+ */
+export interface ProviderSettingsView {
+  readonly name: string;
+  readonly model: string;
+  readonly baseUrl?: string | undefined;
+  /** `apiKey`, or the environment variable the key was read from; undefined when there is none. */
+  readonly apiKeySource?: string | undefined;
+  readonly timeoutSeconds?: number | undefined;
+  readonly streamTimeoutSeconds?: number | undefined;
+  readonly maxTokens?: number | undefined;
+  readonly parseTextToolCalls?: boolean | undefined;
+}
+
 export interface Provider {
   /** `openai`, `anthropic`, `ollama`, `gemini`, `scripted`, `ai-sdk`, or a custom name. */
   readonly name: string;
@@ -71,4 +87,6 @@ export interface Provider {
   complete(request: CompletionRequest): AsyncIterable<ProviderEvent>;
   /** Problems with the configuration (missing key, bad base URL), without calling the network. */
   checkConfiguration(): readonly ProviderCheck[];
+  /** The read-only view of its configuration; a custom provider without one is shown by name and model (`describeProvider`). */
+  describe?(): ProviderSettingsView;
 }

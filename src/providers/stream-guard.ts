@@ -1,6 +1,7 @@
 import { PlumbError, isPlumbError } from '../core/index.js';
 import { ProviderError, networkFailure, streamCut } from './provider-error.js';
 import type { CompletionRequest, Provider, ProviderEvent } from './protocol.js';
+import { describeProvider } from './provider-view.js';
 
 /** The two stream clocks (seconds). Defaults: 60 until the first event, 30 between events. */
 export interface StreamTimeouts {
@@ -178,6 +179,7 @@ export function withStreamGuard(provider: Provider, timeouts: StreamTimeouts = {
     name: provider.name,
     model: provider.model,
     checkConfiguration: () => provider.checkConfiguration(),
+    describe: () => describeProvider(provider),
     complete: (request: CompletionRequest) =>
       guardStream((signal) => provider.complete({ ...request, signal }), {
         provider: provider.name,

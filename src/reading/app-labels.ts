@@ -1,6 +1,7 @@
 /**
  * The words an answer about an app's data is written with, per language: row types, field labels,
- * enum values and manager names. English from the schema's names in words; Portuguese from the
+ * enum values and manager names. English from the host's `en` manager words where they name a
+ * manager in both numbers, else the schema's names in words; Portuguese from the
  * host's `pt-BR` vocabulary as typed (accents kept), else `PT_WORDS`, else the English words.
  */
 import type { Language, VocabularyFile } from '../router/index.js';
@@ -36,7 +37,9 @@ export function appLabels(index: SchemaIndex, hostFile: VocabularyFile, managerO
       if (singular === undefined) return null;
       return count === 1 ? singular : (typed[1] ?? singular);
     }
-    const phrase = identifierPhrase(manager);
+    // The host's own English word when it names one in both numbers ("material", "materials"), never the identifier's ("material managers").
+    const named = en?.managers?.[manager]?.find((word, _, words) => words.includes(plural(word)));
+    const phrase = named ?? identifierPhrase(manager);
     return count === 1 ? phrase : plural(phrase);
   };
   /** One field of one manager (or a relation of it), in Portuguese. */

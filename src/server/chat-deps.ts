@@ -3,7 +3,7 @@ import type { CancelTurn } from './cancel-anywhere.js';
 import type { ChatEngine } from './engine-port.js';
 import type { MethodGuard } from './method-guard.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { SessionBudget } from './request-actor.js';
+import type { AnonymousScope, SessionBudget } from './request-actor.js';
 import type { PermissionCallable } from '../config/index.js';
 import type { Signer } from './signed-value.js';
 import type { TokenBudget } from './token-budget.js';
@@ -21,6 +21,8 @@ export interface ChatDeps {
   readonly signer: Signer;
   readonly permission: PermissionCallable | undefined;
   readonly rateLimiter: RateLimiter;
+  /** What anonymous budgets are counted by (`rateLimit.anonymousBy`). */
+  readonly anonymousBy: AnonymousScope;
   /** New anonymous sessions per client address. */
   readonly sessionBudget: SessionBudget;
   /** Answers the methods a route does not serve with 405. */

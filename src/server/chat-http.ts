@@ -174,7 +174,7 @@ export async function allowed(request: FastifyRequest, reply: FastifyReply, deps
 
 /** A refusal when a request (and, when `tokens`, a token) budget is spent. */
 export async function rateLimited(request: { actor: Actor; ip: string }, deps: ChatDeps, takeRequest: boolean): Promise<ErrorEventBody | undefined> {
-  const scope = rateScope(request.actor, request.ip);
+  const scope = rateScope(request.actor, request.ip, deps.anonymousBy);
   const tokens = await deps.rateLimiter.checkTokens(scope);
   const decision = tokens.allowed && takeRequest ? await deps.rateLimiter.takeRequest(scope) : tokens;
   if (decision.allowed) return undefined;
@@ -183,7 +183,7 @@ export async function rateLimited(request: { actor: Actor; ip: string }, deps: C
 }
 
 function relayOptions(request: FastifyRequest, deps: ChatDeps, transport: string, send: (event: EngineEvent) => void): Parameters<typeof relayTurn>[1] {
-  const scope = rateScope(request.actor, request.ip);
+  const scope = rateScope(request.actor, request.ip, deps.anonymousBy);
   return {
     transport,
     actor: request.actor,
@@ -196,7 +196,7 @@ function relayOptions(request: FastifyRequest, deps: ChatDeps, transport: string
 
 /** Runs a relay inside the actor's token-budget scope (when budgets are enforced per round). */
 export function withinBudget<T>(deps: ChatDeps, actor: Actor, ip: string, fn: () => Promise<T>): Promise<T> {
-  return deps.tokenBudget === undefined ? fn() : deps.tokenBudget.run(rateScope(actor, ip), fn);
+  return deps.tokenBudget === undefined ? fn() : deps.tokenBudget.run(rateScope(actor, ip, deps.anonymousBy), fn);
 }
 
 /**

@@ -139,7 +139,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
   // `exclusive`: a retry holds the socket's turn slot; messages, confirmations and answers run side by side (the engine queues what must wait).
   const run = (events: () => AsyncIterable<EngineEvent>, transport: string, exclusive = true, onAdmitted?: () => void): void => {
     if (exclusive) turnRunning = true;
-    const scope = rateScope(actor, request.ip);
+    const scope = rateScope(actor, request.ip, deps.anonymousBy);
     withinBudget(deps, actor, request.ip, () => relayTurn(events, {
       transport,
       actor,

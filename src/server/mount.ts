@@ -119,6 +119,7 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
       signer,
       permission: setup.permission,
       rateLimiter: setup.rateLimiter,
+      anonymousBy: settings.rateLimit.anonymousBy,
       sessionBudget: setup.sessionBudget,
       guard,
       tokenBudget: options.tokenBudget,

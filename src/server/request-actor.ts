@@ -49,11 +49,18 @@ export function appendSetCookie(reply: FastifyReply, cookie: string): void {
   reply.header('set-cookie', [...list, cookie]);
 }
 
+/** What anonymous budgets are counted by (`rateLimit.anonymousBy`). */
+export type AnonymousScope = 'address' | 'session';
+
 /**
  * The rate-limit and token-budget scope: a user by id; anyone anonymous by the client address
- * (its /64 for IPv6), whatever session it holds, so that dropping cookies gains nothing.
+ * (its /64 for IPv6), whatever session it holds, so that dropping cookies gains nothing — or, with
+ * `session`, by its signed session (visitors behind one NAT then get a budget each; a client that
+ * drops its cookie gets a new one, as many as `rateLimit.sessions` allows), and by its address
+ * while it has none.
  */
-export function rateScope(actor: Actor, ip: string): string {
+export function rateScope(actor: Actor, ip: string, anonymousBy: AnonymousScope = 'address'): string {
   if (actor.kind === 'user') return `user:${actor.id}`;
+  if (anonymousBy === 'session' && actor.sessionKey !== undefined) return `session:${actor.sessionKey}`;
   return addressScope(ip);
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PlumbError } from '../core/index.js';
+import { describeProvider } from '../providers/index.js';
 import type { Provider } from '../providers/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -45,6 +46,7 @@ export function createTokenBudget(limiter: RateLimiter): TokenBudget {
         name: provider.name,
         model: provider.model,
         checkConfiguration: () => provider.checkConfiguration(),
+        describe: () => describeProvider(provider),
         async *complete(request) {
           const turn = storage.getStore();
           if (turn !== undefined) await enforce(limiter, turn);

@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
+import { describeProvider } from '../providers/index.js';
 import type { CompletionRequest, Provider, ProviderEvent, ToolCallPart } from '../providers/index.js';
 import { genAi, plumbAttributes, spanNames } from './attributes.js';
 import { inputMessages, outputMessage } from './content.js';
@@ -16,6 +17,7 @@ export function traceProvider(provider: Provider, tracer: Tracer, captureContent
     name: provider.name,
     model: provider.model,
     checkConfiguration: () => provider.checkConfiguration(),
+    describe: () => describeProvider(provider),
     complete: (request) => {
       const span = tracer.startSpan(spanNames.model(provider.model), {
         kind: SpanKind.CLIENT,

@@ -32,7 +32,7 @@ export function createChatTools(app: ChatApp, settingsInput?: ToolSettings | Too
       index: schemaIndex,
       settings,
       tools: Object.freeze([
-        createSearchManagersTool(schemaIndex),
+        createSearchManagersTool(schemaIndex, settings.maxRelationDepth),
         createGetManagerSchemaTool(schemaIndex),
         createFindPathTool(schemaIndex),
         createQueryTool(app, schemaIndex, settings),

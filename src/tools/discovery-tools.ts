@@ -5,13 +5,14 @@ import { findPath } from './find-path.js';
 import type { SchemaIndex } from './schema-index.js';
 import { searchManagers } from './search-managers.js';
 
-export function createSearchManagersTool(index: SchemaIndex): Tool {
+/** `maxDepth`: the `maxRelationDepth` setting; relation paths up to it are searched too. */
+export function createSearchManagersTool(index: SchemaIndex, maxDepth?: number): Tool {
   return defineTool({
     name: 'search_managers',
     description: 'Find the managers (data types) that match words of the question; answers up to 10 summaries with fields, relations and filters.',
     input: z.object({ query: z.string().max(500).describe('Words to look for, e.g. "parts material supplier".') }),
     effect: 'read',
-    handler: (args) => searchManagers(index, args.query),
+    handler: (args) => searchManagers(index, args.query, maxDepth),
   });
 }
 

@@ -80,8 +80,28 @@ describe('search_managers', () => {
     expect(searchManagers(index, 'categories').length).toBe(0);
   });
 
-  it('keeps only managers that match every term when some do', () => {
-    expect(searchManagers(index, 'part material').map((entry) => entry.manager)).toEqual(['Part', 'Material']);
+  it('keeps only managers that match every term when some do, those reaching a term through relations ranked after', () => {
+    expect(searchManagers(index, 'part material').map((entry) => entry.manager)).toEqual(['Part', 'Material', 'OrderLine', 'Order']);
+    // Order reaches material only in three relations (lines__part__material): within the depth, not past it.
+    expect(searchManagers(index, 'part material', 2).map((entry) => entry.manager)).toEqual(['Part', 'Material', 'OrderLine']);
+  });
+
+  it('finds the manager that reaches a term through a relation path (a chained filter key), up to maxRelationDepth', () => {
+    const works: ChatManager[] = [
+      manager('Building', { relations: [{ name: 'floors', target: 'Floor', kind: 'many', reverseName: 'building' }] }),
+      manager('Floor', { relations: [{ name: 'building', target: 'Building', kind: 'one', reverseName: 'floors' }, { name: 'rooms', target: 'Room', kind: 'many', reverseName: 'floor' }] }),
+      manager('Room', { relations: [{ name: 'floor', target: 'Floor', kind: 'one', reverseName: 'rooms' }, { name: 'heater', target: 'Heater', kind: 'one' }] }),
+      manager('Heater'),
+    ];
+    const building = buildSchemaIndex(works);
+    // Building reaches heaters in three relations (floors__rooms__heater), Floor in two, Room by its own relation; Heater, named, follows.
+    expect(searchManagers(building, 'floors heater').map((entry) => entry.manager)).toEqual(['Floor', 'Room', 'Building', 'Heater']);
+    // Past the depth the path is not searched: two relations leave Building without heaters.
+    expect(searchManagers(building, 'floors heater', 2).map((entry) => entry.manager)).toEqual(['Floor', 'Room', 'Heater']);
+    // With no relation paths only Room holds both words; the managers named follow it.
+    expect(searchManagers(building, 'floors heater', 1).map((entry) => entry.manager)).toEqual(['Room', 'Floor', 'Heater']);
+    // Every manager a query names stays, whatever the others reach.
+    expect(searchManagers(building, 'building floor room heater').map((entry) => entry.manager).sort()).toEqual(['Building', 'Floor', 'Heater', 'Room']);
   });
 
   it('never finds a hidden manager', () => {

@@ -82,6 +82,19 @@ describe('anonymous budgets follow the client address', () => {
     expect(await from('198.51.100.1')).toBe(200);
   });
 
+  it('with anonymousBy session, gives each visitor behind one address a budget of its own, still bounded by new sessions', async () => {
+    const server = await serve({ rateLimit: { requests: 2, sessions: 3, anonymousBy: 'session' } });
+    const visitors = [await new Client(server.url).withCsrf(), await new Client(server.url).withCsrf()];
+    const statuses: number[] = [];
+    for (const visitor of visitors) for (let i = 0; i < 3; i++) statuses.push((await visitor.post('/chat/', { text: 'hello' })).status);
+    expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+    // The risk it takes: a client that drops its cookie starts afresh, but only as often as `sessions` allows.
+    expect(await turnWithoutCookies(server.url)).toBe(200);
+    expect((await fetch(`${server.url}/chat/csrf/`)).status).toBe(429);
+    expect(rateScope({ kind: 'anonymous', sessionKey: 'k1' }, '192.0.2.1', 'session')).toBe('session:k1');
+    expect(rateScope(anonymous, '192.0.2.1', 'session')).toBe(rateScope(anonymous, '192.0.2.1'));
+  });
+
   it('keys an IPv6 client by its /64, an IPv4-mapped one by its IPv4 address', () => {
     expect(rateScope(anonymous, '2001:db8:1:2::1')).toBe(rateScope(anonymous, '2001:0db8:0001:0002:ffff:1:2:3'));
     expect(rateScope(anonymous, '2001:db8:1:2::1')).not.toBe(rateScope(anonymous, '2001:db8:1:3::1'));

@@ -31,7 +31,7 @@ describe('configuration', () => {
     [{ colour: 'red' }, /Unknown setting 'colour'\. Settings: actors, allowedMutations, /],
     [{ threadTailCacheItem: 5 }, /Unknown setting 'threadTailCacheItem'\. Did you mean 'threadTailCacheItems'\?/],
     [{ rateLimit: { request: 5 } }, /Unknown setting 'rateLimit.request'\. Did you mean 'rateLimit.requests'\?/],
-    [{ rateLimit: { zzz: 5 } }, /Unknown setting 'rateLimit.zzz'\. Keys of 'rateLimit': inputTokens, outputTokens, requests, /],
+    [{ rateLimit: { zzz: 5 } }, /Unknown setting 'rateLimit.zzz'\. Keys of 'rateLimit': anonymousBy, inputTokens, outputTokens, requests, /],
     [{ rateLimit: { windowSeconds: 0 } }, /'rateLimit.windowSeconds'/],
     [{ audit: { level: 'verbose' } }, /'audit.level'/],
     [{ allowedOrigins: ['app.example'] }, /'allowedOrigins.0'/],

@@ -48,6 +48,11 @@ describe('the demo host tools', () => {
     ]);
   });
 
+  it('search_managers finds the project manager that reaches materials through its parts', async () => {
+    const found = (await call('search_managers', { query: 'projects parts material' })) as { manager: string }[];
+    expect(found.map((entry) => entry.manager).slice(0, 3)).toEqual(['Part', 'Material', 'Project']);
+  });
+
   it('get_order answers status, total, email and the unpaid balance', async () => {
     const order = (await call('get_order', { order_id: '4411' }, bob)) as Record<string, unknown>;
     expect(order).toMatchObject({ order_id: '4411', status: 'pending', paid: '20.00' });

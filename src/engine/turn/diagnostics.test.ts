@@ -26,6 +26,7 @@ describe('the turn diagnostics record', () => {
     expect(record).toMatchObject({
       event: 'turn_diagnostics',
       status: 'completed',
+      provider: { name: 'scripted', model: expect.any(String) },
       terminal: null,
       budgets: { rounds: { used: 2 }, reads: { used: 1, limit: 12 }, failures: { used: 0, limit: 3 }, mutations: { used: 0, limit: 8 } },
       usage: { input_tokens: 3000, output_tokens: 150 },

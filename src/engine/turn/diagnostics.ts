@@ -2,18 +2,19 @@ import type { JsonValue } from '../../core/index.js';
 import type { TurnRun } from './turn-run.js';
 
 /**
- * A run's diagnostic record, allow-listed: how it ended, what it used of each budget, where its
+ * A run's diagnostic record, allow-listed: which provider and model it had, how it ended, what it used of each budget, where its
  * time went, its usage and cost, and a planned turn's own record. Never a message, an argument,
  * a result or a name of the app's data.
  */
 export function turnDiagnostics(run: TurnRun): Readonly<Record<string, JsonValue>> {
-  const { settings } = run.parts;
+  const { settings, provider } = run.parts;
   const { counters, usage } = run;
   const price = settings.costPerMillionTokens;
   const ms = (value: number): number => Math.round(value * 10) / 10;
   return {
     event: 'turn_diagnostics',
     status: run.ended?.status ?? 'waiting',
+    provider: provider === undefined ? null : { name: provider.name, model: provider.model },
     terminal: run.ended?.code ?? null,
     budgets: {
       rounds: { used: counters.rounds, limit: settings.maxRounds },

@@ -44,6 +44,7 @@ export function createAiSdkProvider(model: LanguageModelV3, options: AiSdkProvid
     name,
     model: `${model.provider}/${model.modelId}`,
     checkConfiguration: (): readonly ProviderCheck[] => [],
+    describe: () => ({ name, model: `${model.provider}/${model.modelId}`, timeoutSeconds, streamTimeoutSeconds, parseTextToolCalls: options.parseTextToolCalls === true }),
     complete(request: CompletionRequest): AsyncIterable<ProviderEvent> {
       const guarded = guardStream((signal) => streamModel(model, request, signal), { provider: name, signal: request.signal, timeoutSeconds, streamTimeoutSeconds });
       return options.parseTextToolCalls === true ? recognizeTextToolCalls(guarded, request.tools, newId) : guarded;

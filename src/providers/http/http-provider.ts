@@ -1,7 +1,7 @@
 import { guardStream } from '../stream-guard.js';
 import { ProviderError, streamCut } from '../provider-error.js';
 import { recognizeTextToolCalls } from '../text-tool-calls.js';
-import type { CompletionRequest, Provider, ProviderCheck, ProviderEvent } from '../protocol.js';
+import type { CompletionRequest, Provider, ProviderCheck, ProviderEvent, ProviderSettingsView } from '../protocol.js';
 import type { ResolvedSettings } from '../adapter-settings.js';
 import { postJson } from './post-json.js';
 import { NdjsonSplitter, SseSplitter, readRecords } from './wire-records.js';
@@ -32,8 +32,8 @@ export interface WireFormat {
   readonly notRunningHint?: string;
 }
 
-/** What `HttpProvider.describe()` reports: the effective settings, never the key. */
-export interface ProviderDescription {
+/** What `HttpProvider.describe()` reports: the effective settings, never the key (the shape of every provider's `ProviderSettingsView`). */
+export interface ProviderDescription extends ProviderSettingsView {
   readonly name: string;
   readonly model: string;
   readonly baseUrl: string;

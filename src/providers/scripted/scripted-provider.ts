@@ -4,7 +4,7 @@ import { PlumbError, canonicalJson } from '../../core/index.js';
 import type { JsonValue } from '../../core/index.js';
 import { abortableSleep } from '../abortable-sleep.js';
 import { ProviderError, classifyHttpFailure, streamCut } from '../provider-error.js';
-import type { ChatMessage, CompletionRequest, Provider, ProviderCheck, ProviderEvent, ToolDefinition } from '../protocol.js';
+import type { ChatMessage, CompletionRequest, Provider, ProviderCheck, ProviderEvent, ProviderSettingsView, ToolDefinition } from '../protocol.js';
 import { scriptSchema } from './script-schema.js';
 import type { Script, ScriptInput, ScriptedCompletion, ScriptedWhen } from './script-schema.js';
 
@@ -99,6 +99,10 @@ class ScriptPlayer implements ScriptedProvider {
 
   checkConfiguration(): readonly ProviderCheck[] {
     return [];
+  }
+
+  describe(): ProviderSettingsView {
+    return { name: this.name, model: this.model };
   }
 
   complete(request: CompletionRequest): AsyncIterable<ProviderEvent> {
