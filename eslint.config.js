@@ -30,6 +30,12 @@ export default tseslint.config(
     },
   },
   {
+    // Each example is a project of its own, whose tsconfig.json resolves `plumb-agent` from its
+    // node_modules; in this repository the root tsconfig.json maps it to src/.
+    files: ['examples/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     // The console's scripts run in the browser as they are (no build step): lint them as plain
     // JavaScript, without type information; the browser provides its globals.
     files: ['src/console/**/*.js'],

@@ -1,45 +1,20 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Browser } from 'playwright-core';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askConsole, launchChromium, openConsole } from './support/console-page.js';
+import { npm, npmInstall, packCleanClone, printedUrl, run } from './support/packed-package.js';
+import type { Packed } from './support/packed-package.js';
 import { tempDir } from './support/temp.js';
 
-const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
-
-/** Starts a long-running command of the installed package and resolves with the URL it prints once `ready` holds. */
-function started(child: ChildProcess, ready: (output: string) => boolean = () => true): Promise<{ readonly url: string; readonly output: string }> {
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const seen = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined && ready(output)) resolve({ url: match[1], output });
-    };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', seen);
-    child.once('exit', (code) => reject(new Error(`exited (${code}): ${output}`)));
-  });
-}
-
-/** A clean clone of the checkout: the files git keeps (committed or not yet), with no dist/; the checkout's node_modules for the build. */
-async function cleanClone(into: string): Promise<void> {
-  const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  for (const file of listed.stdout.split('\0').filter((path) => path !== '' && existsSync(join(root, path)))) {
-    mkdirSync(dirname(join(into, file)), { recursive: true });
-    cpSync(join(root, file), join(into, file));
-  }
-  symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'), 'dir');
-}
+const listening = /listening on (http:\/\/\S+)/;
 
 /** Kibibytes of the files in a folder (`du --apparent-size`: their bytes, not the disk blocks they round up to). */
 async function installedKiB(folder: string): Promise<number> {
@@ -58,21 +33,16 @@ describe('the packed package, installed into an empty project', () => {
   const project = join(dir.path, 'project');
   const bin = join(project, 'node_modules', '.bin', 'plumb');
   const children: ChildProcess[] = [];
-  let packed: { files: { path: string }[] };
+  let packed: Packed;
   let installOutput: string;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    const clone = join(dir.path, 'clone');
-    await cleanClone(clone);
-    expect(existsSync(join(clone, 'dist')), 'a clean clone has no dist/').toBe(false);
-    const pack = await run(npm, ['pack', '--json', '--pack-destination', dir.path], { cwd: clone, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
-    packed = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!;
-    const tarball = readdirSync(dir.path).find((file) => file.endsWith('.tgz'))!;
+    packed = await packCleanClone(dir.path);
+    expect(packed.cloneHadDist, 'a clean clone has no dist/').toBe(false);
     await run('mkdir', [project]);
     await run(npm, ['init', '-y'], { cwd: project });
-    const install = await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir.path, tarball)], { cwd: project, timeout: 600_000 });
-    installOutput = `${install.stdout}\n${install.stderr}`;
+    installOutput = await npmInstall(project, [packed.tarball]);
   }, 900_000);
   afterAll(async () => {
     await browser?.close();
@@ -122,7 +92,7 @@ describe('the packed package, installed into an empty project', () => {
   it('passes publint and attw, and its types check in a strict TypeScript consumer of every entry point', async () => {
     const lint = await publint({ pkgDir: join(project, 'node_modules', 'plumb-agent'), level: 'suggestion', pack: false });
     expect(lint.messages).toEqual([]);
-    const tarball = join(dir.path, readdirSync(dir.path).find((file) => file.endsWith('.tgz'))!);
+    const { tarball } = packed;
     // ESM only, as the package says: CommonJS and node10 resolution are out of its scope.
     const attw = await run(join(root, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], { maxBuffer: 16 * 1024 * 1024 }).then(
       (done) => ({ code: 0, stdout: done.stdout }),
@@ -134,7 +104,7 @@ describe('the packed package, installed into an empty project', () => {
     mkdirSync(consumer);
     await run(npm, ['init', '-y'], { cwd: consumer });
     // Every face, the AI SDK bridge's too: its types are the optional peer's (which needs @types/json-schema under skipLibCheck: false).
-    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@types/node@20', '@ai-sdk/provider@3', '@types/json-schema'], { cwd: consumer, timeout: 600_000 });
+    await npmInstall(consumer, [tarball, '@types/node@20', '@ai-sdk/provider@3', '@types/json-schema']);
     // plumb-agent/testing is a vitest suite: its declarations name vitest's types, which its users (test code) have.
     const faces = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json' && subpath !== './testing').map((subpath) => (subpath === '.' ? 'plumb-agent' : `plumb-agent/${subpath.slice(2)}`));
     const source = faces.map((face, index) => `import * as face${index} from '${face}';`).join('\n');
@@ -168,7 +138,7 @@ describe('the packed package, installed into an empty project', () => {
   it('serves the demo on a free port and answers one turn over HTTP', async () => {
     const child = spawn(bin, ['serve', '--demo', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
-    const { url } = await started(child);
+    const { url } = await printedUrl(child, listening);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
     const turn = await fetch(`${url}/chat/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-plumb-user': 'bob' }, body: JSON.stringify({ text: 'which parts are made of steel?' }) });
     expect(turn.status).toBe(200);
@@ -193,7 +163,7 @@ describe('the packed package, installed into an empty project', () => {
 
     const server = spawn(npm, ['start', '--', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(server);
-    const { url, output } = await started(server, (printed) => printed.includes('3. '));
+    const { url, output } = await printedUrl(server, listening, (printed) => printed.includes('3. '));
     expect(output).toContain('1. list the warehouses');
 
     browser = await launchChromium();

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import express from 'express';
-import { createDemoApp } from '../../src/demo/index.js';
-import { createChatStack, createFetchHandler, parseConfig } from '../../src/server/index.js';
+import { createDemoApp } from 'plumb-agent/demo';
+import { createChatStack, createFetchHandler, parseConfig } from 'plumb-agent/server';
 import { fromFetch } from './fetch-adapter.js';
 
 export interface Shop {

@@ -1,5 +1,6 @@
 import { startShop } from './server.js';
 
-const shop = await startShop({ port: 8787 });
+// PORT=0 picks a free port; the line below prints the one it got.
+const shop = await startShop({ port: Number(process.env.PORT ?? 8787) });
 process.stdout.write(`Shop on ${shop.url}, its assistant on ${shop.url}/assistant/console/\n`);
 process.once('SIGINT', () => void shop.close());

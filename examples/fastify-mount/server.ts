@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
-import { PlumbError } from '../../src/index.js';
-import type { Actor, AuthRequest, AuthResult } from '../../src/index.js';
-import { createDemoApp, demoActors } from '../../src/demo/index.js';
-import { createChatStack, parseConfig, plumbChat } from '../../src/server/index.js';
+import { PlumbError } from 'plumb-agent';
+import type { Actor, AuthRequest, AuthResult } from 'plumb-agent';
+import { createDemoApp, demoActors } from 'plumb-agent/demo';
+import { createChatStack, parseConfig, plumbChat } from 'plumb-agent/server';
 
 /** The shop's API tokens; a real host keeps hashed tokens in its database. */
 const apiTokens = new Map<string, Actor>([['token-for-bob', demoActors.bob]]);

@@ -2,8 +2,8 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { createDemoApp } from '../../src/demo/index.js';
-import { createChatStack, createFetchHandler, parseConfig } from '../../src/server/index.js';
+import { createDemoApp } from 'plumb-agent/demo';
+import { createChatStack, createFetchHandler, parseConfig } from 'plumb-agent/server';
 
 export interface Shop {
   readonly url: string;

@@ -1,6 +1,6 @@
-import { createDemoApp } from '../../../src/demo/index.js';
-import { createChatStack, createFetchHandler, parseConfig } from '../../../src/server/index.js';
-import type { PlumbFetchHandler } from '../../../src/server/index.js';
+import { createDemoApp } from 'plumb-agent/demo';
+import { createChatStack, createFetchHandler, parseConfig } from 'plumb-agent/server';
+import type { PlumbFetchHandler } from 'plumb-agent/server';
 
 interface Chat {
   readonly handler: PlumbFetchHandler;
