@@ -15,7 +15,7 @@ import { DATED, NUMERIC, ownFields } from './lookups.js';
 import type { ReadTarget } from './meanings.js';
 
 /** What an adjective measures: how old, how long, how heavy, how big, how early or late. */
-export type Scale = 'age' | 'length' | 'weight' | 'size' | 'time';
+export type Scale = 'age' | 'length' | 'height' | 'distance' | 'weight' | 'size' | 'strength' | 'brightness' | 'pay' | 'time';
 
 /** Superlative phrase → scale and direction (`top`: more of it — older, longer, heavier, bigger, later). */
 const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, Direction]>>>> = {
@@ -25,6 +25,12 @@ const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, 
     heaviest: ['weight', 'top'], lightest: ['weight', 'bottom'],
     biggest: ['size', 'top'], largest: ['size', 'top'], smallest: ['size', 'bottom'],
     latest: ['time', 'top'], earliest: ['time', 'bottom'],
+    tallest: ['height', 'top'],
+    farthest: ['distance', 'top'], furthest: ['distance', 'top'], 'most distant': ['distance', 'top'], nearest: ['distance', 'bottom'], closest: ['distance', 'bottom'],
+    strongest: ['strength', 'top'], weakest: ['strength', 'bottom'],
+    brightest: ['brightness', 'top'], faintest: ['brightness', 'bottom'], dimmest: ['brightness', 'bottom'],
+    'longest serving': ['age', 'top'], 'longest-serving': ['age', 'top'], 'most senior': ['age', 'top'],
+    'best paid': ['pay', 'top'], 'highest paid': ['pay', 'top'], 'lowest paid': ['pay', 'bottom'], 'worst paid': ['pay', 'bottom'], 'least paid': ['pay', 'bottom'],
   },
   'pt-BR': {
     ...forms('mais velh', ['age', 'top']), ...forms('mais antig', ['age', 'top']), ...forms('mais nov', ['age', 'bottom']),
@@ -33,6 +39,12 @@ const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, 
     ...forms('mais pesad', ['weight', 'top']), 'mais leve': ['weight', 'bottom'], 'mais leves': ['weight', 'bottom'],
     maior: ['size', 'top'], maiores: ['size', 'top'], menor: ['size', 'bottom'], menores: ['size', 'bottom'],
     'mais tarde': ['time', 'top'], 'mais cedo': ['time', 'bottom'],
+    // "mais alto" with a field word ranks by that field ("o preço mais alto"); alone, by a height.
+    ...forms('mais alt', ['height', 'top']), ...forms('mais baix', ['height', 'bottom']),
+    'mais distante': ['distance', 'top'], 'mais distantes': ['distance', 'top'], ...forms('mais proxim', ['distance', 'bottom']),
+    'mais forte': ['strength', 'top'], 'mais fortes': ['strength', 'top'],
+    'mais brilhante': ['brightness', 'top'], 'mais brilhantes': ['brightness', 'top'],
+    ...forms('mais bem pag', ['pay', 'top']), ...forms('mais mal pag', ['pay', 'bottom']),
   },
 };
 
@@ -49,9 +61,19 @@ export function adjectiveSuperlatives(language: Language): Record<string, Superl
 /** Words of a field's name (English and a few Portuguese stems) that say which scale it measures. */
 const MEASURES: Readonly<Record<Exclude<Scale, 'age' | 'time'>, RegExp>> = {
   length: /^(?:length|distance|km|kms|mi|miles|m|meters|metres|long|duration|minutes|mins|min|hours|hrs|h|seconds|secs|days|comprimento|distancia|duracao|minutos|horas)$/,
+  height: /^(?:height|heights|tall|stature|altitude|elevation|altura)$/,
+  distance: /^(?:distance|far|km|kms|mi|miles|ly|lightyears|au|pc|parsecs|distancia)$/,
   weight: /^(?:weight|mass|kg|kgs|kilos|g|grams|t|tons|tonnes|lb|lbs|peso|massa)$/,
-  size: /^(?:size|area|capacity|volume|m2|sqm|sqft|liters|litres|l|tamanho|capacidade|volume)$/,
+  // A count of places a row holds ("beds", "seats") is its size: "the smallest ward".
+  size: /^(?:size|area|capacity|volume|m2|sqm|sqft|liters|litres|l|beds|seats|places|berths|tamanho|capacidade|volume|leitos|lugares|assentos|vagas)$/,
+  strength: /^(?:abv|alcohol|strength|proof|potency|forca|teor)$/,
+  brightness: /^(?:brightness|luminosity|lumens|lm|lux|brilho)$/,
+  pay: /^(?:rate|salary|wage|wages|pay|earnings|fee|fees|salario|remuneracao)$/,
 };
+/** An astronomical magnitude: the brighter, the lower. */
+const MAGNITUDE = /^(?:magnitude|mag)$/;
+/** A scale no field carries is tried as its neighbour: "the shortest player" by a height where there is no length. */
+const NEIGHBOUR: Partial<Record<Scale, Scale>> = { length: 'height' };
 /** A field that measures age itself ("age", "age_years"): higher is older. */
 const AGE = /^(?:age|idade)$/;
 /** A date or year of making, purchase or birth: earlier is older. */
@@ -73,7 +95,11 @@ export function scaleField(scale: Scale, direction: Direction, reads: CompiledRe
     const fit = fitOf(scale, words, dated, NUMERIC.has(lookup.type) && !dated, isOwnEvent(lookup.field, target));
     if (fit !== null) tiers.push({ lookup, ...fit });
   }
-  if (tiers.length === 0) return scale === 'size' ? amountField(direction, reads, target) : null;
+  if (tiers.length === 0) {
+    const neighbour = NEIGHBOUR[scale];
+    if (neighbour !== undefined) return scaleField(neighbour, direction, reads, target);
+    return scale === 'size' ? amountField(direction, reads, target) : null;
+  }
   const best = Math.min(...tiers.map((t) => t.tier));
   const chosen = tiers.filter((t) => t.tier === best);
   if (chosen.length > 1) return { candidates: chosen.map((t) => t.lookup.field) };
@@ -100,6 +126,9 @@ function fitOf(scale: Scale, words: readonly string[], dated: boolean, measure: 
     case 'time':
       if (!dated) return null;
       return { tier: has(RECORDED) || has(MAKING) || ownEvent ? 0 : 1, reversed: false };
+    case 'brightness':
+      if (measure && has(MAGNITUDE)) return { tier: 0, reversed: true };
+      return measure && has(MEASURES.brightness) ? { tier: 0, reversed: false } : null;
     default:
       return measure && has(MEASURES[scale]) ? { tier: 0, reversed: false } : null;
   }

@@ -6,6 +6,7 @@ import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
 import type { VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
 import { unitHead } from './field-units.js';
+import { englishPlural } from './inflect.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
 export type DataValues = ReadonlyMap<string, readonly string[]>;
@@ -22,15 +23,11 @@ export function identifierPhrase(name: string): string {
     .toLowerCase();
 }
 
-/** English plural of a phrase's last word: part → parts, category → categories, box → boxes. */
+/** English plural of a phrase's last word: part → parts, category → categories, box → boxes, person → people. */
 export function plural(phrase: string): string {
   const words = phrase.split(' ');
   const last = words.pop() ?? '';
-  let many: string;
-  if (/[^aeiou]y$/.test(last)) many = `${last.slice(0, -1)}ies`;
-  else if (/(s|x|z|ch|sh)$/.test(last)) many = `${last}es`;
-  else many = `${last}s`;
-  return [...words, many].join(' ');
+  return [...words, englishPlural(last)].join(' ');
 }
 
 /** The fields whose values are indexed: short strings (not text) and enums, never the primary key. */

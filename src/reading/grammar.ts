@@ -149,7 +149,6 @@ const PT: DataGrammar = {
     ...Object.fromEntries(['proximo', 'proxima', 'proximos', 'proximas'].map((w) => [w, { direction: 'bottom', by: 'scale', scale: 'time', when: 'future' } as const])),
     'mais recentemente': { direction: 'top', by: 'named' },
     'primeiro': { direction: 'bottom', by: 'recent' }, 'primeira': { direction: 'bottom', by: 'recent' },
-    'mais alto': { direction: 'top', by: 'named' }, 'mais alta': { direction: 'top', by: 'named' }, 'mais baixo': { direction: 'bottom', by: 'named' }, 'mais baixa': { direction: 'bottom', by: 'named' },
     ...adjectiveSuperlatives('pt-BR'),
   },
   degree: { mais: 'top', menos: 'bottom' },
