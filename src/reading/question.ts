@@ -86,6 +86,8 @@ export interface Question {
   readonly madeOf: boolean;
   /** Relation verbs said ("teaches", "rented"), each with its readings: a read must walk one (relation-verbs.ts). */
   readonly verbs: readonly (readonly MeaningOf<'verb'>[])[];
+  /** A verb said in the passive ("has been observed", "foi feita"): its agent is not what is asked. */
+  readonly passiveVerb: boolean;
   readonly referent: boolean;
   /** A manager named after "their"/"its"/"seus" ("and their courses?"): the previous rows' related rows. */
   readonly possessiveManager: boolean;
@@ -149,6 +151,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     how: null as Question['how'],
     madeOf: false,
     verbs: [] as (readonly MeaningOf<'verb'>[])[],
+    passiveVerb: false,
     referent: false,
     possessiveManager: false,
     conditions: [] as Question['conditions'][number][],
@@ -389,6 +392,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     // A word both a verb and its manager's date field ("enrolled"), bound to no date, is the verb.
     if (kinds.has('verb')) {
       q.verbs.push(meaningsOf(span.meanings, 'verb'));
+      if (PASSIVE.test(folded.slice(0, span.start))) q.passiveVerb = true;
       continue;
     }
     if (kinds.has('field') && negated) {
@@ -472,6 +476,9 @@ function isRowNumber(item: Item | undefined): boolean {
 }
 
 /** Whether `b` is the word right after `a` in the clause. */
+/** A form of "be" right before a verb: the verb is a passive participle. */
+const PASSIVE = /\b(?:been|was|were|is|are|be|being|foi|foram|sido|sao)\s+$/;
+
 function adjacent(folded: string, a: Item, b: Item | undefined): boolean {
   return b !== undefined && b.span.start === nextWordAt(folded, a.span.end);
 }

@@ -81,7 +81,9 @@ export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null 
     if (common.length === 1) return reads.targets.get(common[0] as string) ?? null;
   }
   // "who teaches Algebra II?", "who rented room 12?": the verb's side the values and numbers do not name.
-  if (q.verbs.length > 0) {
+  // In the passive with no manager named ("what has been observed with Halley?") the agent is not
+  // asked, and the other side is not said: not read.
+  if (q.verbs.length > 0 && !q.passiveVerb) {
     const named = new Set([...q.values.flatMap((v) => v.meanings.map((m) => m.manager)), ...(q.ids === null ? [] : [q.ids.manager.manager])]);
     const subject = verbSubject(q.verbs, named);
     return subject === null ? null : (reads.targets.get(subject) ?? null);
