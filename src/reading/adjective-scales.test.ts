@@ -18,6 +18,8 @@ const Person = defineManager({ name: 'Person', fields: { fullName: 'string', hei
 const Beer = defineManager({ name: 'Beer', fields: { name: 'string', abvPct: 'float' }, chatExposed: true, permissions: open });
 const Star = defineManager({ name: 'Star', fields: { name: 'string', magnitude: 'float', distanceLy: { type: 'float', nullable: true } }, chatExposed: true, permissions: open });
 const Worker = defineManager({ name: 'Worker', fields: { fullName: 'string', hiredOn: 'date', hourlyRate: 'decimal' }, chatExposed: true, permissions: open });
+const Telescope = defineManager({ name: 'Telescope', fields: { name: 'string', apertureMm: 'integer', commissionedOn: 'date' }, chatExposed: true, permissions: open });
+const Tank = defineManager({ name: 'Tank', fields: { code: 'string', capacityL: 'integer' }, chatExposed: true, permissions: open });
 const VOCABULARY = { languages: { 'pt-BR': { data: { managers: { Star: ['estrela', 'estrelas'], Beer: ['cerveja', 'cervejas'], Worker: ['trabalhador', 'trabalhadores'] } } } } };
 
 let scales: OpenedApp;
@@ -25,7 +27,7 @@ let fleet: OpenedApp;
 let reader: AppReader;
 let fleetReader: AppReader;
 beforeAll(async () => {
-  scales = await openInMemory(defineHost({ managers: [Person, Beer, Star, Worker] }));
+  scales = await openInMemory(defineHost({ managers: [Person, Beer, Star, Worker, Telescope, Tank] }));
   fleet = await openInMemory(fleetHost());
   reader = await createAppReader({ app: scales.app, hostTools: [], rulebook: { compute: true }, vocabulary: VOCABULARY, secret: 'adjective-scales-secret-0123456789' });
   fleetReader = await createAppReader({ app: fleet.app, hostTools: [], rulebook: { compute: true }, secret: 'adjective-scales-secret-0123456789' });
@@ -63,10 +65,23 @@ describe('superlatives from the adjective table', () => {
     ['the best paid worker', 'en', 'query_worker', 'top', 'hourlyRate'],
     ['who is the lowest paid worker?', 'en', 'query_worker', 'bottom', 'hourlyRate'],
     ['o trabalhador mais bem pago', 'pt-BR', 'query_worker', 'top', 'hourlyRate'],
+    // An aperture is a size; a date of commissioning one of making.
+    ['what is the smallest telescope?', 'en', 'query_telescope', 'bottom', 'apertureMm'],
+    ['which is the oldest telescope?', 'en', 'query_telescope', 'bottom', 'commissionedOn'],
+    ['the first telescope', 'en', 'query_telescope', 'bottom', 'commissionedOn'],
   ];
   it.each(cases)('%s (%s) ranks %s by %s %s', (turn, language, tool, operation, field) => {
     const p = reader.router().plan(turn, { language, context: { now: '2026-12-01T09:00:00Z' } });
     expect(ranked(p), turn).toEqual({ tool, operation, field });
+  });
+
+  it('reads a unit written out as its field ("litres")', () => {
+    const plan = (turn: string): TurnPlan => reader.router().plan(turn, { language: 'en', context: { now: '2026-12-01T09:00:00Z' } });
+    for (const turn of ['total litres of the tanks', 'total capacity across all tanks']) {
+      const p = plan(turn);
+      expect(`${turn}: ${p.outcome}`).toBe(`${turn}: run`);
+      expect(p.steps[1]?.compute, turn).toMatchObject({ operation: 'sum', field: 'capacityL' });
+    }
   });
 
   it('leaves a scale no field of the subject carries unread, on a schema without it', () => {

@@ -65,7 +65,7 @@ const MEASURES: Readonly<Record<Exclude<Scale, 'age' | 'time'>, RegExp>> = {
   distance: /^(?:distance|far|km|kms|mi|miles|ly|lightyears|au|pc|parsecs|distancia)$/,
   weight: /^(?:weight|mass|kg|kgs|kilos|g|grams|t|tons|tonnes|lb|lbs|peso|massa)$/,
   // A count of places a row holds ("beds", "seats") is its size: "the smallest ward".
-  size: /^(?:size|area|capacity|volume|m2|sqm|sqft|liters|litres|l|beds|seats|places|berths|tamanho|capacidade|volume|leitos|lugares|assentos|vagas)$/,
+  size: /^(?:size|area|capacity|volume|diameter|width|radius|aperture|m2|sqm|sqft|liters|litres|l|beds|seats|places|berths|tamanho|capacidade|volume|diametro|largura|abertura|leitos|lugares|assentos|vagas)$/,
   strength: /^(?:abv|alcohol|strength|proof|potency|forca|teor)$/,
   brightness: /^(?:brightness|luminosity|lumens|lm|lux|brilho)$/,
   pay: /^(?:rate|salary|wage|wages|pay|earnings|fee|fees|salario|remuneracao)$/,
@@ -77,7 +77,7 @@ const NEIGHBOUR: Partial<Record<Scale, Scale>> = { length: 'height' };
 /** A field that measures age itself ("age", "age_years"): higher is older. */
 const AGE = /^(?:age|idade)$/;
 /** A date or year of making, purchase or birth: earlier is older. */
-const MAKING = /^(?:built|build|made|manufactured|model|construction|birth|born|birthday|purchased|purchase|bought|acquired|founded|established|published|released|release|fabricacao|nascimento|compra)$/;
+const MAKING = /^(?:built|build|made|manufactured|model|construction|constructed|commissioned|installed|launched|inaugurated|birth|born|birthday|purchased|purchase|bought|acquired|founded|established|published|released|release|fabricacao|nascimento|compra)$/;
 /** A date the row itself was recorded or began: earlier is older where nothing better says so. */
 const RECORDED = /^(?:created|placed|opened|submitted|registered|posted|issued|joined|signed|hired|start|starts|started|begins|departed|departure|scheduled|booked)$/;
 const YEAR = /^(?:year|ano)$/;

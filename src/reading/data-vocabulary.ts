@@ -5,7 +5,7 @@
 import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
 import type { VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
-import { unitHead } from './field-units.js';
+import { unitHead, unitSayings } from './field-units.js';
 import { englishPlural } from './inflect.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
@@ -106,7 +106,7 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
       const words = identifierPhrase(field.name);
       const numeric = field.type === 'integer' || field.type === 'decimal' || field.type === 'float';
       const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? (yearHead(words) ?? unitHead(words)) : numeric ? unitHead(words) : null;
-      const other = sayings(words);
+      const other = [...sayings(words), ...(numeric ? unitSayings(words) : [])];
       fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head]), ...other, ...other.map(plural)])];
       const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head)), ...other.flatMap(portugueseWords)];
       if (ptField.length > 0) ptFields[`${name}.${field.name}`] = [...new Set(ptField)];

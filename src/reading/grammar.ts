@@ -90,7 +90,7 @@ const EN: DataGrammar = {
     'most expensive': { direction: 'top', by: 'price' }, priciest: { direction: 'top', by: 'price' }, dearest: { direction: 'top', by: 'price' },
     cheapest: { direction: 'bottom', by: 'price' }, 'least expensive': { direction: 'bottom', by: 'price' }, 'lowest priced': { direction: 'bottom', by: 'price' }, 'lowest-priced': { direction: 'bottom', by: 'price' },
     'highest priced': { direction: 'top', by: 'price' }, 'highest-priced': { direction: 'top', by: 'price' },
-    'most recent': { direction: 'top', by: 'recent' }, 'least recent': { direction: 'bottom', by: 'recent' },
+    'most recent': { direction: 'top', by: 'recent' }, 'least recent': { direction: 'bottom', by: 'recent' }, first: { direction: 'bottom', by: 'recent' },
     last: { direction: 'top', by: 'scale', scale: 'time', when: 'past' }, next: { direction: 'bottom', by: 'scale', scale: 'time', when: 'future' },
     // "opened most recently": by the date field said next to it.
     'most recently': { direction: 'top', by: 'named' }, 'least recently': { direction: 'bottom', by: 'named' },
@@ -116,7 +116,7 @@ const EN: DataGrammar = {
     'show', 'list', 'display', 'give', 'get', 'find', 'tell', 'see', 'view', 'fetch', 'retrieve', 'what', "what's", 'whats', 'which', 'who', 'me', 'us', 'all', 'every', 'the', 'a', 'an',
     'are', 'is', 'be', 'there', 'do', 'does', 'did', 'please', 'can', 'could', 'would', 'you', 'we', 'our', 'and', 'that', 'its', 'their',
     'now', 'right now', 'still', 'currently', 'exist', 'existing', 'we have', 'do we have', 'available', 'known', 'records', 'rows', 'entries', 'total number', 'in total', 'units', 'unit',
-    'was', 'were', 'been', 'being', 'so far', 'at the moment',
+    'was', 'were', 'been', 'being', 'so far', 'at the moment', 'yet', 'across', 'across all',
   ],
   numbers: { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 },
   scales: { thousand: 1e3, million: 1e6, k: 1e3 },
