@@ -395,6 +395,8 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       if (PASSIVE.test(folded.slice(0, span.start))) q.passiveVerb = true;
       continue;
     }
+    // "an artificial surface", "an equatorial mount": the field right after a value of its own confirms it.
+    if (kinds.has('field') && fieldOfValueBefore(item, at(i - 1), folded)) continue;
     if (kinds.has('field') && negated) {
       q.absent.push(meaningsOf(span.meanings, 'field'));
       negated = false;
@@ -476,6 +478,12 @@ function isRowNumber(item: Item | undefined): boolean {
 }
 
 /** Whether `b` is the word right after `a` in the clause. */
+function fieldOfValueBefore(item: Item, before: Item | undefined, folded: string): boolean {
+  if (before === undefined || !adjacent(folded, before, item)) return false;
+  const values = meaningsOf(before.span.meanings, 'value');
+  return values.length > 0 && meaningsOf(item.span.meanings, 'field').some((f) => values.some((v) => v.manager === f.manager && v.field === f.field));
+}
+
 /** A form of "be" right before a verb: the verb is a passive participle. */
 const PASSIVE = /\b(?:been|was|were|is|are|be|being|foi|foram|sido|sao)\s+$/;
 
