@@ -84,6 +84,17 @@ describe('superlatives from the adjective table', () => {
     }
   });
 
+  it('reads a measure noun as the one field that carries it, also after its manager ("average tank size")', () => {
+    const plan = (turn: string): TurnPlan => reader.router().plan(turn, { language: 'en', context: { now: '2026-12-01T09:00:00Z' } });
+    for (const [turn, op, field] of [['average tank size', 'average', 'capacityL'], ['the average size of the tanks', 'average', 'capacityL'], ['total person height', 'sum', 'heightCm']] as const) {
+      const p = plan(turn);
+      expect(`${turn}: ${p.outcome}`).toBe(`${turn}: run`);
+      expect(p.steps[1]?.compute, turn).toMatchObject({ operation: op, field });
+    }
+    // A manager no field of which carries the measure: not read.
+    expect(plan('average beer size').outcome).not.toBe('run');
+  });
+
   it('leaves a scale no field of the subject carries unread, on a schema without it', () => {
     for (const turn of ['the tallest truck', 'the brightest driver', 'the strongest truck', 'the best paid driver']) {
       expect(fleetReader.router().plan(turn, { language: 'en', context: { now: '2026-12-01T09:00:00Z' } }).outcome, turn).not.toBe('run');

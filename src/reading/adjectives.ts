@@ -11,6 +11,7 @@ import type { CompiledReads } from './compile-reads.js';
 import { identifierPhrase } from './data-vocabulary.js';
 import type { Direction, Superlative } from './grammar.js';
 import type { Language } from '../router/index.js';
+import { MAGNITUDE, MEASURES } from './field-units.js';
 import { DATED, NUMERIC, ownFields } from './lookups.js';
 import type { ReadTarget } from './meanings.js';
 
@@ -58,20 +59,6 @@ export function adjectiveSuperlatives(language: Language): Record<string, Superl
   return Object.fromEntries(Object.entries(TABLE[language]).map(([phrase, [scale, direction]]) => [phrase, { direction, by: 'scale', scale }]));
 }
 
-/** Words of a field's name (English and a few Portuguese stems) that say which scale it measures. */
-const MEASURES: Readonly<Record<Exclude<Scale, 'age' | 'time'>, RegExp>> = {
-  length: /^(?:length|distance|km|kms|mi|miles|m|meters|metres|long|duration|minutes|mins|min|hours|hrs|h|seconds|secs|days|comprimento|distancia|duracao|minutos|horas)$/,
-  height: /^(?:height|heights|tall|stature|altitude|elevation|altura)$/,
-  distance: /^(?:distance|far|km|kms|mi|miles|ly|lightyears|au|pc|parsecs|distancia)$/,
-  weight: /^(?:weight|mass|kg|kgs|kilos|g|grams|t|tons|tonnes|lb|lbs|peso|massa)$/,
-  // A count of places a row holds ("beds", "seats") is its size: "the smallest ward".
-  size: /^(?:size|area|capacity|volume|diameter|width|radius|aperture|m2|sqm|sqft|liters|litres|l|beds|seats|places|berths|tamanho|capacidade|volume|diametro|largura|abertura|leitos|lugares|assentos|vagas)$/,
-  strength: /^(?:abv|alcohol|strength|proof|potency|forca|teor)$/,
-  brightness: /^(?:brightness|luminosity|lumens|lm|lux|brilho)$/,
-  pay: /^(?:rate|salary|wage|wages|pay|earnings|fee|fees|salario|remuneracao)$/,
-};
-/** An astronomical magnitude: the brighter, the lower. */
-const MAGNITUDE = /^(?:magnitude|mag)$/;
 /** A scale no field carries is tried as its neighbour: "the shortest player" by a height where there is no length. */
 const NEIGHBOUR: Partial<Record<Scale, Scale>> = { length: 'height' };
 /** A field that measures age itself ("age", "age_years"): higher is older. */

@@ -310,7 +310,9 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     // "the average number of copies", "the total number of copies": "number of" between a total and its field is part of it.
     const numberOfField = has(at(i + 1), 'count') && NUMBER_OF.test(fold((at(i + 1) as Item).span.text)) && fieldOf(at(i + 2)) !== null;
     if (numberOfField) (at(i + 1) as Item).used = true;
-    const next = numberOfField ? i + 2 : i + 1;
+    // "average batch size": a manager and its own field said together after the total ("batch size" = the size of the batches).
+    const compound = !numberOfField && has(at(i + 1), 'manager') && adjacent(folded, at(i + 1) as Item, at(i + 2)) && ownFieldOf(at(i + 1) as Item, at(i + 2));
+    const next = numberOfField || compound ? i + 2 : i + 1;
     const after = fieldOf(at(next));
     const before = after === null ? fieldOf(at(i - 1)) : null;
     const field = after ?? before;
@@ -478,6 +480,11 @@ function isRowNumber(item: Item | undefined): boolean {
 }
 
 /** Whether `b` is the word right after `a` in the clause. */
+function ownFieldOf(manager: Item, field: Item | undefined): boolean {
+  const managers = new Set(meaningsOf(manager.span.meanings, 'manager').map((m) => m.manager));
+  return field !== undefined && meaningsOf(field.span.meanings, 'field').some((f) => managers.has(f.manager));
+}
+
 function fieldOfValueBefore(item: Item, before: Item | undefined, folded: string): boolean {
   if (before === undefined || !adjacent(folded, before, item)) return false;
   const values = meaningsOf(before.span.meanings, 'value');
