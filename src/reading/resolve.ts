@@ -348,8 +348,6 @@ function stateFilters(q: Question, reads: CompiledReads, target: ReadTarget, sta
     // "which recipes are seasonal?", "the seasonal recipes": a yes/no field of the subject said of it is true.
     const yes = described ? fieldLookup(target, word, BOOLEAN) : null;
     if (lookup !== null && lookup.nullable === true) filters.push({ key: `${lookup.key}__isnull`, number: false });
-    // "total minutes observed", "how many batches were brewed": every row has the date, so the word keeps all.
-    else if (lookup !== null && lookup.through.length === 0) return;
     else if (yes !== null && yes.through.length === 0) filters.push({ key: yes.key, number: true });
     else fields.push(word);
   });
