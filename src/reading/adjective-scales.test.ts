@@ -69,6 +69,8 @@ describe('superlatives from the adjective table', () => {
     ['what is the smallest telescope?', 'en', 'query_telescope', 'bottom', 'apertureMm'],
     ['which is the oldest telescope?', 'en', 'query_telescope', 'bottom', 'commissionedOn'],
     ['the first telescope', 'en', 'query_telescope', 'bottom', 'commissionedOn'],
+    // "had" links as "has" does.
+    ['which tank had the biggest capacity?', 'en', 'query_tank', 'top', 'capacityL'],
   ];
   it.each(cases)('%s (%s) ranks %s by %s %s', (turn, language, tool, operation, field) => {
     const p = reader.router().plan(turn, { language, context: { now: '2026-12-01T09:00:00Z' } });

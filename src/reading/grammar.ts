@@ -108,7 +108,7 @@ const EN: DataGrammar = {
   or: ['or'],
   links: [
     'made of', 'made out of', 'made from', 'made with', 'out of', 'that use', 'that uses', 'which use', 'which uses', 'that have', 'that has', 'which have', 'which has', 'using', 'use', 'uses', 'used by', 'used in',
-    'with', 'having', 'have', 'has', 'of', 'from', 'in', 'for', 'belonging to', 'on', 'that contain', 'that contains', 'which contain', 'containing', 'contain', 'contains', 'include', 'includes', 'including', 'that include', 'that includes', 'whose', 'where', 'by', 'to',
+    'with', 'having', 'have', 'has', 'had', 'of', 'from', 'in', 'for', 'belonging to', 'on', 'that contain', 'that contains', 'which contain', 'containing', 'contain', 'contains', 'include', 'includes', 'including', 'that include', 'that includes', 'whose', 'where', 'by', 'to',
   ],
   madeOf: ['made of', 'made out of', 'made from', 'made with', 'composed of'],
   madeOfRelations: ['material', 'materials', 'composition', 'fabric', 'substance', 'ingredient', 'ingredients'],
