@@ -4,7 +4,7 @@
  * with the highest or lowest value of a field, or arithmetic over records.
  */
 import { Decimal } from 'decimal.js';
-import type { JsonValue, } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
 import type { PickedRow, PlanItem } from '../router/index.js';
 import type { Context } from './context.js';
 import { conditions, whereOf } from './filters.js';
@@ -100,8 +100,9 @@ function aggregateAnswer(ctx: Context, index: number, step: number, read: ToolOu
   const tool = read.tool;
   const rows = page.data;
   const scale = Math.max(0, ...rows.map((r) => (isRecord(r) && (typeof r[field] === 'string' || typeof r[field] === 'number') ? scaleOf(String(r[field])) : 0)));
-  const digits = op === 'average' ? Math.max(2, scale) : scale;
-  const number = new Decimal(outcome.value as string).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toFixed(digits);
+  const exact = new Decimal(outcome.value as string);
+  const digits = op === 'average' ? averageDigits(exact, scale, rows, field) : scale;
+  const number = exact.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toFixed(digits);
   const picked = (outcome.picked ?? []).filter((p) => p.step === step);
   const { title, identity } = namesOf(tool, rows);
   const from: PickedRow[] = op === 'minimum' || op === 'maximum' ? picked : rows.map((_, row) => ({ step, row }));
@@ -122,6 +123,19 @@ function aggregateAnswer(ctx: Context, index: number, step: number, read: ToolOu
     return isRecord(row) && name !== null ? [value(shown(ctx, tool, name, row[name]), sourceOf(step, tool, p.row, row, identity, name))] : [];
   });
   return written(sentence.text.endsWith('.') ? { text: sentence.text.slice(0, -1), sources: sentence.sources } : sentence, ' — ', join(names, ', '), '.');
+}
+
+/**
+ * An average is rounded to two places (or the values' own scale, if longer); one that is exact within
+ * that keeps only its own places, at the scale decimals are written at ("12,760" over whole numbers,
+ * "19.70" over prices written "19.40"), never "12,760.00".
+ */
+function averageDigits(exact: Decimal, scale: number, rows: readonly JsonValue[], field: string): number {
+  const rounded = Math.max(2, scale);
+  if (exact.decimalPlaces() > rounded) return rounded;
+  // Decimals come as strings with their scale ("19.40"); a float's digits are only its own.
+  const written = Math.max(0, ...rows.map((r) => (isRecord(r) && typeof r[field] === 'string' ? scaleOf(r[field]) : 0)));
+  return Math.max(exact.decimalPlaces(), written);
 }
 
 /** A source of a computed value over records: a query's rows and filters, or a record's identity and the field's value in it. */

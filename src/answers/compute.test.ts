@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../core/index.js';
+import type { JsonObject, JsonValue } from '../core/index.js';
 import { renderAnswer } from './index.js';
 import type { StepOutcome } from './index.js';
 import { item, plan, ptLabel } from './test-plans.js';
@@ -85,6 +85,27 @@ describe('counts and computed values', () => {
     });
     // An average is written to the scale of the values it was computed from (7.925 → 7.93).
     expect(answer).toBe('Average density of materials where name contains steel: 7.93 (over 2 materials).');
+  });
+
+  it('writes an exact average at its own places, a rounded one at two (never 12,760.00 over whole numbers)', () => {
+    const average = (rows: JsonValue[], value: string): string =>
+      renderAnswer({
+        language: 'en',
+        label: ptLabel,
+        plan: plan('run', 'en', 'average density of materials', [
+          item({ tool: 'query_material', arguments: { fields: ['density'] } }),
+          item({ kind: 'compute', dependsOn: [0], compute: { operation: 'average', field: 'density' } }),
+        ]),
+        steps: [
+          { kind: 'tool', tool: 'query_material', arguments: { fields: ['density'] }, result: { data: rows, total_count: rows.length, has_more: false } },
+          { kind: 'compute', value, error: null, operation: 'average', field: 'density' },
+        ],
+      });
+    expect(average([{ density: 12000 }, { density: 13520 }], '12760')).toBe('Average density of materials: 12,760 (over 2 materials).');
+    expect(average([{ density: 31.5 }, { density: 26.5 }], '29')).toBe('Average density of materials: 29 (over 2 materials).');
+    expect(average([{ density: 1 }, { density: 2 }, { density: 2 }], '1.6666666667')).toBe('Average density of materials: 1.67 (over 3 materials).');
+    // Decimals keep the scale they are written at.
+    expect(average([{ density: '19.40' }, { density: '20.00' }], '19.7')).toBe('Average density of materials: 19.70 (over 2 materials).');
   });
 
   it('still says a failed read a calculation depended on', () => {

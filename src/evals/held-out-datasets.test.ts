@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDataset } from './index.js';
 
 /**
- * The held-out datasets of issue 26 (evals/datasets/{league,brewery,observatory}.yaml) over their
+ * The held-out datasets of issue 26 (evals/datasets/{league,brewery,observatory,hospital}.yaml) over their
  * apps (evals/apps/<name>): each loads, its cases are answerable and unanswerable in both
  * languages, and the expected facts a query can state are what the seed holds. No reader runs here.
  */
@@ -86,6 +86,33 @@ const checks: Readonly<Record<string, readonly FactCheck[]>> = {
     { id: 'en-who-jupiter', sql: "select distinct o.full_name from sessions s join observers o on o.id = s.observer_id join targets t on t.id = s.target_id where t.name = 'Jupiter'" },
     { id: 'en-my-minutes', sql: "select sum(duration_min) from sessions s join observers o on o.id = s.observer_id where o.email = 'aiko@astro.example'" },
     { id: 'en-my-last', sql: "select max(observed_on) from sessions s join observers o on o.id = s.observer_id where o.email = 'aiko@astro.example'" },
+  ],
+  hospital: [
+    { id: 'en-list-nurses', sql: "select full_name from staff where role = 'nurse'" },
+    { id: 'en-count-doctors', sql: "select count(*) from staff where role = 'doctor'" },
+    { id: 'en-no-ward', sql: 'select full_name from staff where ward_id is null' },
+    { id: 'en-longest-serving', sql: 'select full_name from staff order by hired_on limit 1' },
+    { id: 'en-newest-hire', sql: 'select full_name from staff order by hired_on desc limit 1' },
+    { id: 'en-lowest-paid', sql: 'select full_name from staff order by hourly_rate limit 1' },
+    { id: 'en-three-best-paid', sql: 'select full_name from staff order by hourly_rate desc limit 3' },
+    { id: 'en-nurse-rate', sql: "select avg(hourly_rate) from staff where role = 'nurse'" },
+    { id: 'en-leeds-staff', sql: "select full_name from staff where home_town = 'Leeds'" },
+    { id: 'en-hired-before-2015', sql: "select count(*) from staff where hired_on < '2015-01-01'" },
+    { id: 'en-surgery-nurses', sql: "select s.full_name from staff s join wards w on w.id = s.ward_id where w.specialty = 'surgery' and s.role = 'nurse'" },
+    { id: 'en-most-beds', sql: 'select name from wards order by beds desc limit 1' },
+    { id: 'en-total-beds', sql: 'select sum(beds) from wards' },
+    { id: 'en-surgery-average', sql: "select avg(beds) from wards where specialty = 'surgery'" },
+    { id: 'en-cancelled', sql: "select shift_date from shifts where status = 'cancelled'" },
+    { id: 'en-worked-hours', sql: "select sum(hours) from shifts where status = 'worked'" },
+    { id: 'en-november', sql: "select count(*) from shifts where shift_date between '2026-11-01' and '2026-11-30'" },
+    { id: 'en-next-samuel', sql: "select min(shift_date) from shifts x join staff s on s.id = x.staff_id where s.full_name = 'Samuel Adeyemi' and shift_date > '2026-12-02'" },
+    { id: 'en-most-shifts-staff', sql: 'select s.full_name from shifts x join staff s on s.id = x.staff_id group by s.id order by count(*) desc limit 1' },
+    { id: 'en-most-shifts-ward', sql: 'select w.name from shifts x join wards w on w.id = x.ward_id group by w.id order by count(*) desc limit 1' },
+    { id: 'en-unapproved', sql: 'select starts_on from leave_requests where approved_on is null' },
+    { id: 'en-on-leave-today', sql: "select s.full_name from leave_requests l join staff s on s.id = l.staff_id where '2026-12-02' between l.starts_on and l.ends_on" },
+    { id: 'en-my-next-shift', sql: "select min(shift_date) from shifts x join staff s on s.id = x.staff_id where s.email = 'grace.okafor@hospital.example' and shift_date > '2026-12-02'" },
+    { id: 'en-my-worked', sql: "select count(*) from shifts x join staff s on s.id = x.staff_id where s.email = 'grace.okafor@hospital.example' and status = 'worked'" },
+    { id: 'en-follow-surgery', turn: 1, sql: "select sum(beds) from wards where specialty = 'surgery'" },
   ],
 };
 

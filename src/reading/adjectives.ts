@@ -11,11 +11,12 @@ import type { CompiledReads } from './compile-reads.js';
 import { identifierPhrase } from './data-vocabulary.js';
 import type { Direction, Superlative } from './grammar.js';
 import type { Language } from '../router/index.js';
+import { MAGNITUDE, MEASURES } from './field-units.js';
 import { DATED, NUMERIC, ownFields } from './lookups.js';
 import type { ReadTarget } from './meanings.js';
 
 /** What an adjective measures: how old, how long, how heavy, how big, how early or late. */
-export type Scale = 'age' | 'length' | 'weight' | 'size' | 'time';
+export type Scale = 'age' | 'length' | 'height' | 'distance' | 'weight' | 'size' | 'strength' | 'brightness' | 'pay' | 'time';
 
 /** Superlative phrase → scale and direction (`top`: more of it — older, longer, heavier, bigger, later). */
 const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, Direction]>>>> = {
@@ -25,6 +26,12 @@ const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, 
     heaviest: ['weight', 'top'], lightest: ['weight', 'bottom'],
     biggest: ['size', 'top'], largest: ['size', 'top'], smallest: ['size', 'bottom'],
     latest: ['time', 'top'], earliest: ['time', 'bottom'],
+    tallest: ['height', 'top'],
+    farthest: ['distance', 'top'], furthest: ['distance', 'top'], 'most distant': ['distance', 'top'], nearest: ['distance', 'bottom'], closest: ['distance', 'bottom'],
+    strongest: ['strength', 'top'], weakest: ['strength', 'bottom'],
+    brightest: ['brightness', 'top'], faintest: ['brightness', 'bottom'], dimmest: ['brightness', 'bottom'],
+    'longest serving': ['age', 'top'], 'longest-serving': ['age', 'top'], 'most senior': ['age', 'top'],
+    'best paid': ['pay', 'top'], 'highest paid': ['pay', 'top'], 'lowest paid': ['pay', 'bottom'], 'worst paid': ['pay', 'bottom'], 'least paid': ['pay', 'bottom'],
   },
   'pt-BR': {
     ...forms('mais velh', ['age', 'top']), ...forms('mais antig', ['age', 'top']), ...forms('mais nov', ['age', 'bottom']),
@@ -33,6 +40,12 @@ const TABLE: Readonly<Record<Language, Readonly<Record<string, readonly [Scale, 
     ...forms('mais pesad', ['weight', 'top']), 'mais leve': ['weight', 'bottom'], 'mais leves': ['weight', 'bottom'],
     maior: ['size', 'top'], maiores: ['size', 'top'], menor: ['size', 'bottom'], menores: ['size', 'bottom'],
     'mais tarde': ['time', 'top'], 'mais cedo': ['time', 'bottom'],
+    // "mais alto" with a field word ranks by that field ("o preço mais alto"); alone, by a height.
+    ...forms('mais alt', ['height', 'top']), ...forms('mais baix', ['height', 'bottom']),
+    'mais distante': ['distance', 'top'], 'mais distantes': ['distance', 'top'], ...forms('mais proxim', ['distance', 'bottom']),
+    'mais forte': ['strength', 'top'], 'mais fortes': ['strength', 'top'],
+    'mais brilhante': ['brightness', 'top'], 'mais brilhantes': ['brightness', 'top'],
+    ...forms('mais bem pag', ['pay', 'top']), ...forms('mais mal pag', ['pay', 'bottom']),
   },
 };
 
@@ -46,16 +59,12 @@ export function adjectiveSuperlatives(language: Language): Record<string, Superl
   return Object.fromEntries(Object.entries(TABLE[language]).map(([phrase, [scale, direction]]) => [phrase, { direction, by: 'scale', scale }]));
 }
 
-/** Words of a field's name (English and a few Portuguese stems) that say which scale it measures. */
-const MEASURES: Readonly<Record<Exclude<Scale, 'age' | 'time'>, RegExp>> = {
-  length: /^(?:length|distance|km|kms|mi|miles|m|meters|metres|long|duration|minutes|mins|min|hours|hrs|h|seconds|secs|days|comprimento|distancia|duracao|minutos|horas)$/,
-  weight: /^(?:weight|mass|kg|kgs|kilos|g|grams|t|tons|tonnes|lb|lbs|peso|massa)$/,
-  size: /^(?:size|area|capacity|volume|m2|sqm|sqft|liters|litres|l|tamanho|capacidade|volume)$/,
-};
+/** A scale no field carries is tried as its neighbour: "the shortest player" by a height where there is no length. */
+const NEIGHBOUR: Partial<Record<Scale, Scale>> = { length: 'height' };
 /** A field that measures age itself ("age", "age_years"): higher is older. */
 const AGE = /^(?:age|idade)$/;
 /** A date or year of making, purchase or birth: earlier is older. */
-const MAKING = /^(?:built|build|made|manufactured|model|construction|birth|born|birthday|purchased|purchase|bought|acquired|founded|established|published|released|release|fabricacao|nascimento|compra)$/;
+const MAKING = /^(?:built|build|made|manufactured|model|construction|constructed|commissioned|installed|launched|inaugurated|birth|born|birthday|purchased|purchase|bought|acquired|founded|established|published|released|release|fabricacao|nascimento|compra)$/;
 /** A date the row itself was recorded or began: earlier is older where nothing better says so. */
 const RECORDED = /^(?:created|placed|opened|submitted|registered|posted|issued|joined|signed|hired|start|starts|started|begins|departed|departure|scheduled|booked)$/;
 const YEAR = /^(?:year|ano)$/;
@@ -73,7 +82,11 @@ export function scaleField(scale: Scale, direction: Direction, reads: CompiledRe
     const fit = fitOf(scale, words, dated, NUMERIC.has(lookup.type) && !dated, isOwnEvent(lookup.field, target));
     if (fit !== null) tiers.push({ lookup, ...fit });
   }
-  if (tiers.length === 0) return scale === 'size' ? amountField(direction, reads, target) : null;
+  if (tiers.length === 0) {
+    const neighbour = NEIGHBOUR[scale];
+    if (neighbour !== undefined) return scaleField(neighbour, direction, reads, target);
+    return scale === 'size' ? amountField(direction, reads, target) : null;
+  }
   const best = Math.min(...tiers.map((t) => t.tier));
   const chosen = tiers.filter((t) => t.tier === best);
   if (chosen.length > 1) return { candidates: chosen.map((t) => t.lookup.field) };
@@ -100,6 +113,9 @@ function fitOf(scale: Scale, words: readonly string[], dated: boolean, measure: 
     case 'time':
       if (!dated) return null;
       return { tier: has(RECORDED) || has(MAKING) || ownEvent ? 0 : 1, reversed: false };
+    case 'brightness':
+      if (measure && has(MAGNITUDE)) return { tier: 0, reversed: true };
+      return measure && has(MEASURES.brightness) ? { tier: 0, reversed: false } : null;
     default:
       return measure && has(MEASURES[scale]) ? { tier: 0, reversed: false } : null;
   }

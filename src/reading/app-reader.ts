@@ -70,6 +70,8 @@ export interface AppReader {
 
 export const DEFAULT_VALUES_TTL_SECONDS = 300;
 export const DEFAULT_MAX_VALUES_PER_FIELD = 50;
+/** Past this many rows, the actor mapping's ids are not read and an id is trusted to name a row. */
+export const MAX_ACTOR_IDS = 10_000;
 
 /** Builds the reader: renders the tools, reads the distinct values once, compiles the router. */
 export async function createAppReader(options: AppReaderOptions): Promise<AppReader> {
@@ -109,6 +111,13 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
     return values;
   };
   checkActorRow(options.actorRow, options.app);
+  // The ids the actor mapping's field holds, read with the values: an actor none names has no row.
+  const readActorIds = async (signal?: AbortSignal): Promise<ReadonlySet<string> | null> => {
+    const row = options.actorRow;
+    if (row === undefined || typeof row === 'function' || options.app.distinctValues === undefined) return null;
+    const found = await options.app.distinctValues(row.manager, row.field, { limit: MAX_ACTOR_IDS, ...(signal === undefined ? {} : { signal }) });
+    return found === null ? null : new Set(found);
+  };
   const conditions: ReaderCondition[] = options.app.managers.flatMap((m) => (m.conditions ?? []).map((c) => ({ manager: m.name, name: c.name, filter: c.filter as JsonObject, words: c.words })));
   // Offered examples: the host's questions a router over this app reads as reads only (never a write), per language.
   const offered: Record<Language, string[]> = { en: [], 'pt-BR': [] };
@@ -127,6 +136,7 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
   };
 
   const initial = await readValues();
+  let actorIds = await readActorIds();
   let current = build(initial);
   for (const example of options.examples ?? []) {
     for (const language of ['en', 'pt-BR'] as const) {
@@ -145,6 +155,7 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
     const startedAt = clock();
     try {
       const values = await readValues(signal);
+      actorIds = await readActorIds(signal);
       readAt = startedAt;
       const vocabulary = mergeVocabularies(generatedVocabulary(index, values), hostFile);
       if (canonicalHash(vocabulary) === current.digest) return false;
@@ -172,7 +183,7 @@ export async function createAppReader(options: AppReaderOptions): Promise<AppRea
       return refreshing;
     },
     label: (tool: string, language: Language, count: number): string | null => words.row(tool, language, count),
-    actorContext: (actor: Actor) => actorContext(options.actorRow, actor),
+    actorContext: (actor: Actor) => actorContext(options.actorRow, actor, actorIds),
   });
 }
 

@@ -95,11 +95,14 @@ export function compileReads(language: Language, words: LanguageWords, catalogue
   // Derived words never displace a data word ("books" stays the manager where a Booking says "book").
   const derived = new Map<string, DerivedWord[]>();
   const taken = new Set(meanings.keys());
+  // Nor is a derived verb a grammar word ("contains", "use"): it would read two ways.
+  const grammarPhrases = new Set<string>();
+  addGrammar(DATA_GRAMMAR[language], (phrase) => grammarPhrases.add(foldPhrase(phrase)));
   for (const word of derivedWords(targets, data.values, language)) {
     const folded = foldPhrase(word.phrase);
     // A verb may share a date field's word of its own manager ("enrolled": Enrollment.enrolledOn); the question tells them apart.
     const verbOfOwnDate = word.meaning.kind === 'verb' && (meanings.get(folded) ?? []).every((m) => m.kind === 'field' && m.manager === (word.meaning as { via: string }).via);
-    if (taken.has(folded) && !verbOfOwnDate) continue;
+    if ((taken.has(folded) && !verbOfOwnDate) || ((word.meaning.kind === 'verb' || word.meaning.kind === 'agentField') && grammarPhrases.has(folded))) continue;
     add(folded, word.meaning);
     derived.set(folded, [...(derived.get(folded) ?? []), word]);
   }

@@ -5,7 +5,8 @@
 import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
 import type { VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
-import { unitHead } from './field-units.js';
+import { measureNouns, unitHead, unitSayings } from './field-units.js';
+import { englishPlural } from './inflect.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
 export type DataValues = ReadonlyMap<string, readonly string[]>;
@@ -22,15 +23,26 @@ export function identifierPhrase(name: string): string {
     .toLowerCase();
 }
 
-/** English plural of a phrase's last word: part → parts, category → categories, box → boxes. */
+/**
+ * A measure noun as a word for the one numeric field of a manager that carries it: "batch size" is
+ * `volumeL`, "session length" `durationMin`; a noun two fields carry names neither.
+ */
+function measuredFields(fields: readonly { readonly name: string; readonly type: string }[]): Map<string, string[]> {
+  const byNoun = new Map<string, string[]>();
+  for (const field of fields) {
+    if (field.type !== 'integer' && field.type !== 'decimal' && field.type !== 'float') continue;
+    for (const noun of measureNouns(identifierPhrase(field.name).split(' '))) byNoun.set(noun, [...(byNoun.get(noun) ?? []), field.name]);
+  }
+  const out = new Map<string, string[]>();
+  for (const [noun, names] of byNoun) if (names.length === 1) out.set(names[0] as string, [...(out.get(names[0] as string) ?? []), noun]);
+  return out;
+}
+
+/** English plural of a phrase's last word: part → parts, category → categories, box → boxes, person → people. */
 export function plural(phrase: string): string {
   const words = phrase.split(' ');
   const last = words.pop() ?? '';
-  let many: string;
-  if (/[^aeiou]y$/.test(last)) many = `${last.slice(0, -1)}ies`;
-  else if (/(s|x|z|ch|sh)$/.test(last)) many = `${last}es`;
-  else many = `${last}s`;
-  return [...words, many].join(' ');
+  return [...words, englishPlural(last)].join(' ');
 }
 
 /** The fields whose values are indexed: short strings (not text) and enums, never the primary key. */
@@ -105,11 +117,12 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
     managers[name] = [...new Set([phrase, plural(phrase)])];
     const pt = portugueseWords(phrase);
     if (pt.length > 0) ptManagers[name] = [...pt];
+    const measured = measuredFields(indexed.entry.fields);
     for (const field of indexed.entry.fields) {
       const words = identifierPhrase(field.name);
       const numeric = field.type === 'integer' || field.type === 'decimal' || field.type === 'float';
       const head = field.type === 'date' || field.type === 'datetime' ? dateHead(words) : field.type === 'integer' ? (yearHead(words) ?? unitHead(words)) : numeric ? unitHead(words) : null;
-      const other = sayings(words);
+      const other = [...sayings(words), ...(numeric ? unitSayings(words) : []), ...(measured.get(field.name) ?? [])];
       fields[`${name}.${field.name}`] = [...new Set([words, plural(words), ...(head === null ? [] : [head]), ...other, ...other.map(plural)])];
       const ptField = [...portugueseWords(words), ...(head === null ? [] : portugueseWords(head)), ...other.flatMap(portugueseWords)];
       if (ptField.length > 0) ptFields[`${name}.${field.name}`] = [...new Set(ptField)];

@@ -75,6 +75,11 @@ describe('the asking person', () => {
       expect(p.outcome, turn).toBe('unread');
     }
   });
+  it('leaves it unread for a signed-in actor whose id no row of the mapped field holds, never "none"', () => {
+    const stranger = reader.actorContext(userActor('someone@else.example', []));
+    expect(stranger).toEqual({});
+    for (const [turn, language] of [['show my enrollments', 'en'], ['minhas matrículas', 'pt-BR']] as const) expect(plan(turn, language, stranger).outcome, turn).toBe('unread');
+  });
 });
 
 describe('follow-ups and the unread reply', () => {

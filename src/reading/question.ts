@@ -86,6 +86,8 @@ export interface Question {
   readonly madeOf: boolean;
   /** Relation verbs said ("teaches", "rented"), each with its readings: a read must walk one (relation-verbs.ts). */
   readonly verbs: readonly (readonly MeaningOf<'verb'>[])[];
+  /** A verb said in the passive ("has been observed", "foi feita"): its agent is not what is asked. */
+  readonly passiveVerb: boolean;
   readonly referent: boolean;
   /** A manager named after "their"/"its"/"seus" ("and their courses?"): the previous rows' related rows. */
   readonly possessiveManager: boolean;
@@ -149,6 +151,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     how: null as Question['how'],
     madeOf: false,
     verbs: [] as (readonly MeaningOf<'verb'>[])[],
+    passiveVerb: false,
     referent: false,
     possessiveManager: false,
     conditions: [] as Question['conditions'][number][],
@@ -307,7 +310,9 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     // "the average number of copies", "the total number of copies": "number of" between a total and its field is part of it.
     const numberOfField = has(at(i + 1), 'count') && NUMBER_OF.test(fold((at(i + 1) as Item).span.text)) && fieldOf(at(i + 2)) !== null;
     if (numberOfField) (at(i + 1) as Item).used = true;
-    const next = numberOfField ? i + 2 : i + 1;
+    // "average batch size": a manager and its own field said together after the total ("batch size" = the size of the batches).
+    const compound = !numberOfField && has(at(i + 1), 'manager') && adjacent(folded, at(i + 1) as Item, at(i + 2)) && ownFieldOf(at(i + 1) as Item, at(i + 2));
+    const next = numberOfField || compound ? i + 2 : i + 1;
     const after = fieldOf(at(next));
     const before = after === null ? fieldOf(at(i - 1)) : null;
     const field = after ?? before;
@@ -389,8 +394,11 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     // A word both a verb and its manager's date field ("enrolled"), bound to no date, is the verb.
     if (kinds.has('verb')) {
       q.verbs.push(meaningsOf(span.meanings, 'verb'));
+      if (PASSIVE.test(folded.slice(0, span.start))) q.passiveVerb = true;
       continue;
     }
+    // "an artificial surface", "an equatorial mount": the field right after a value of its own confirms it.
+    if (kinds.has('field') && fieldOfValueBefore(item, at(i - 1), folded)) continue;
     if (kinds.has('field') && negated) {
       q.absent.push(meaningsOf(span.meanings, 'field'));
       negated = false;
@@ -472,6 +480,20 @@ function isRowNumber(item: Item | undefined): boolean {
 }
 
 /** Whether `b` is the word right after `a` in the clause. */
+function ownFieldOf(manager: Item, field: Item | undefined): boolean {
+  const managers = new Set(meaningsOf(manager.span.meanings, 'manager').map((m) => m.manager));
+  return field !== undefined && meaningsOf(field.span.meanings, 'field').some((f) => managers.has(f.manager));
+}
+
+function fieldOfValueBefore(item: Item, before: Item | undefined, folded: string): boolean {
+  if (before === undefined || !adjacent(folded, before, item)) return false;
+  const values = meaningsOf(before.span.meanings, 'value');
+  return values.length > 0 && meaningsOf(item.span.meanings, 'field').some((f) => values.some((v) => v.manager === f.manager && v.field === f.field));
+}
+
+/** A form of "be" right before a verb: the verb is a passive participle. */
+const PASSIVE = /\b(?:been|was|were|is|are|be|being|foi|foram|sido|sao)\s+$/;
+
 function adjacent(folded: string, a: Item, b: Item | undefined): boolean {
   return b !== undefined && b.span.start === nextWordAt(folded, a.span.end);
 }

@@ -69,14 +69,14 @@ export function relationVerbs(targets: ReadonlyMap<string, ReadTarget>, language
       const noun = agentNoun(identifierPhrase(name)) ?? agentNoun(identifierPhrase(other));
       if (noun === null) continue;
       const meaning: Meaning = { kind: 'verb', via: manager, sides: [manager, other], agent: other };
-      for (const phrase of AGENT_VERBS[noun]?.[language] ?? []) out.push({ phrase, meaning, from: `relation ${manager}.${name} (agent noun ${noun})` });
+      for (const phrase of agentForms(noun, language)) out.push({ phrase, meaning, from: `relation ${manager}.${name} (${origin(noun)} ${noun})` });
     }
     for (const l of target.spec.lookups) {
       if (l.through.length > 0 || (l.type !== 'string' && l.type !== 'text')) continue;
       const noun = agentNoun(identifierPhrase(l.field));
       if (noun === null) continue;
       const meaning: Meaning = { kind: 'agentField', manager, field: l.field };
-      for (const phrase of AGENT_VERBS[noun]?.[language] ?? []) out.push({ phrase, meaning, from: `field ${manager}.${l.field} (agent noun ${noun})` });
+      for (const phrase of agentForms(noun, language)) out.push({ phrase, meaning, from: `field ${manager}.${l.field} (${origin(noun)} ${noun})` });
     }
     const sides = [...new Set(relations.values())];
     if (sides.length !== 2) continue;
@@ -88,11 +88,49 @@ export function relationVerbs(targets: ReadonlyMap<string, ReadTarget>, language
   return out;
 }
 
-/** The agent noun a phrase ends with ("course teacher" → teacher), if the table knows it. */
+/**
+ * The agent noun a phrase ends with ("course teacher" → teacher), or that a name field is of ("coach
+ * name" → coach): one the table knows, else an English `-er`/`-or` noun whose verb derives regularly.
+ */
 function agentNoun(phrase: string): string | null {
-  const last = phrase.split(' ').at(-1) ?? '';
-  return AGENT_VERBS[last] === undefined ? null : last;
+  const words = phrase.split(' ');
+  const noun = words.length === 2 && words[1] === 'name' ? (words[0] as string) : (words.at(-1) ?? '');
+  return AGENT_VERBS[noun] !== undefined || regularAgent(noun).length > 0 ? noun : null;
 }
+
+function agentForms(noun: string, language: Language): readonly string[] {
+  return AGENT_VERBS[noun]?.[language] ?? (language === 'en' ? regularAgent(noun) : []);
+}
+
+function origin(noun: string): string {
+  return AGENT_VERBS[noun] === undefined ? 'regular agent noun' : 'agent noun';
+}
+
+/**
+ * The verb of an English agent noun that is no table entry: brewer → brew(s/ed/ing), observer →
+ * observe(s/d), sponsor → sponsor(s/ed), visitor → visit, supplier → supply. Both stems of an `-er`
+ * noun are given (brew and "brewe"): the one that is no word is never typed. Nouns that end so but do
+ * nobody's act (order, number, member, customer…) derive nothing; a stem under four letters neither.
+ */
+function regularAgent(noun: string): string[] {
+  if (NOT_AGENTS.has(noun)) return [];
+  const stems = /ier$/.test(noun) ? [`${noun.slice(0, -3)}y`] : /er$/.test(noun) ? [noun.slice(0, -2), noun.slice(0, -1)] : /or$/.test(noun) ? [noun, noun.slice(0, -2)] : [];
+  return [...new Set(stems.filter((stem) => stem.length >= 4).flatMap(verbForms))];
+}
+
+function verbForms(stem: string): string[] {
+  if (stem.endsWith('e')) return [stem, `${stem}s`, `${stem}d`, `${stem.slice(0, -1)}ing`];
+  if (/[^aeiou]y$/.test(stem)) return [stem, `${stem.slice(0, -1)}ies`, `${stem.slice(0, -1)}ied`, `${stem}ing`];
+  return [stem, `${stem}s`, `${stem}ed`, `${stem}ing`];
+}
+
+/** `-er`/`-or` nouns that name things, not the doers of an act. */
+const NOT_AGENTS = new Set([
+  'order', 'number', 'member', 'customer', 'user', 'paper', 'water', 'letter', 'center', 'centre', 'container', 'folder', 'filter', 'layer', 'tier', 'quarter', 'header', 'footer',
+  'error', 'color', 'colour', 'floor', 'door', 'vendor', 'sector', 'factor', 'vector', 'motor', 'mirror', 'monitor', 'meter', 'liter', 'litre', 'parameter', 'character', 'chapter', 'cluster',
+  'power', 'tower', 'timer', 'counter', 'marker', 'partner', 'officer', 'computer', 'server', 'printer', 'trailer', 'tanker', 'locker', 'poster', 'sticker', 'voucher', 'barrier', 'carrier', 'courier',
+  'major', 'minor', 'senior', 'junior', 'interior', 'exterior', 'honor', 'labor', 'flavor', 'flavour', 'humor', 'rumor', 'tenor', 'donor', 'mentor', 'anchor', 'corridor', 'indicator', 'actor',
+]);
 
 /** "assignment" → assign, assigns, assigned, assigning; "booking" → book …; a one-word name only. */
 function regularAct(act: string): string[] {

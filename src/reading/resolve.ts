@@ -41,6 +41,7 @@ export interface Resolved {
 
 const CREATION = /created|placed|opened|submitted|registered|posted|issued|joined|signed|start|date$|^date/i;
 const NOT_CREATION = /due|deadline|end|expir|until|sent/i;
+const BOOLEAN: ReadonlySet<string> = new Set(['boolean']);
 const PRICE_WORDS = new Set(['price', 'prices', 'cost', 'costs', 'preco', 'precos', 'custo', 'custos', 'valor', 'valores']);
 
 /** What a clause's words are resolved with beyond the schema: the host's clock and the asking person's rows. */
@@ -81,7 +82,9 @@ export function subjectOf(q: Question, reads: CompiledReads): ReadTarget | null 
     if (common.length === 1) return reads.targets.get(common[0] as string) ?? null;
   }
   // "who teaches Algebra II?", "who rented room 12?": the verb's side the values and numbers do not name.
-  if (q.verbs.length > 0) {
+  // In the passive with no manager named ("what has been observed with Halley?") the agent is not
+  // asked, and the other side is not said: not read.
+  if (q.verbs.length > 0 && !q.passiveVerb) {
     const named = new Set([...q.values.flatMap((v) => v.meanings.map((m) => m.manager)), ...(q.ids === null ? [] : [q.ids.manager.manager])]);
     const subject = verbSubject(q.verbs, named);
     return subject === null ? null : (reads.targets.get(subject) ?? null);
@@ -339,9 +342,13 @@ function stateFilters(q: Question, reads: CompiledReads, target: ReadTarget, sta
     filters.push(filter);
   }
   const fields: FieldWord[] = [];
+  const described = q.how === null && !q.possessive && q.aggregate === null && q.rank === null;
   q.fields.forEach((word, i) => {
     const lookup = q.how === null && !q.possessive && PARTICIPLE.test(fold(q.fieldTexts[i] ?? '')) ? fieldLookup(target, word, DATED) : null;
+    // "which recipes are seasonal?", "the seasonal recipes": a yes/no field of the subject said of it is true.
+    const yes = described ? fieldLookup(target, word, BOOLEAN) : null;
     if (lookup !== null && lookup.nullable === true) filters.push({ key: `${lookup.key}__isnull`, number: false });
+    else if (yes !== null && yes.through.length === 0) filters.push({ key: yes.key, number: true });
     else fields.push(word);
   });
   return { filters, fields };

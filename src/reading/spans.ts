@@ -98,9 +98,13 @@ interface Cut {
 function cut(reads: CompiledReads, typed: string, folded: string, dates: readonly ClauseDate[], monthDates: readonly MonthDate[]): Cut | null {
   const spans: Span[] = [];
   const free = (start: number, end: number): boolean => spans.every((s) => end <= s.start || start >= s.end);
+  const phrases = reads.phrases.all(folded);
+  // "Night Heron": a date phrase inside a longer value is the value's.
+  const inValue = (start: number, end: number): boolean =>
+    phrases.some((m) => m.start <= start && m.end >= end && m.end - m.start > end - start && reads.meanings.get(m.phrase)?.some((meaning) => meaning.kind === 'value') === true);
   for (const d of dates) {
     // "night trips" where a shift is day or night: a date phrase that is a value of the data is the value.
-    if (!free(d.start, d.end) || reads.meanings.get(folded.slice(d.start, d.end).trim())?.some((m) => m.kind === 'value') === true) continue;
+    if (!free(d.start, d.end) || reads.meanings.get(folded.slice(d.start, d.end).trim())?.some((m) => m.kind === 'value') === true || inValue(d.start, d.end)) continue;
     spans.push({ start: d.start, end: d.end, text: typed.slice(d.start, d.end), meanings: [], number: null, date: { from: d.from, to: d.to, fromDay: d.fromDay, toDay: d.toDay }, adjective: null });
   }
   for (const m of monthDates) {
@@ -117,7 +121,7 @@ function cut(reads: CompiledReads, typed: string, folded: string, dates: readonl
     const end = m.index + m[0].length + (factor === undefined || scale === null ? 0 : scale[0].length);
     spans.push({ start: m.index, end, text: typed.slice(m.index, end), meanings: [], number: factor === undefined ? value : value * factor, date: null, adjective: null });
   }
-  for (const m of reads.phrases.all(folded)) {
+  for (const m of phrases) {
     if (!free(m.start, m.end)) continue;
     spans.push({ start: m.start, end: m.end, text: typed.slice(m.start, m.end), meanings: reads.meanings.get(m.phrase) ?? [], number: null, date: null, adjective: null });
   }

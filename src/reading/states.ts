@@ -68,6 +68,8 @@ export function madeOnField(reads: CompiledReads, target: ReadTarget): ReadLooku
 
 /** A field said after a negation: zero for a number field that is never empty, empty for a field that may be. */
 export function absentFilter(lookup: ReadLookup): Filter | null {
+  // "recipes that are not seasonal": a yes/no field said after a negation is false.
+  if (lookup.type === 'boolean' && lookup.through.length === 0) return { key: lookup.key, number: false };
   if (NUMERIC.has(lookup.type)) return lookup.nullable === true ? null : { key: lookup.key, number: 0 };
   return lookup.nullable === true ? { key: `${lookup.key}__isnull`, number: true } : null;
 }
