@@ -40,12 +40,27 @@ function failedCase(item: CaseOutcome): string[] {
   return lines;
 }
 
-/** Two contenders over the same cases: the totals side by side, each judge, and every case whose status differs. */
-export function formatComparison(a: EvalRunReport, b: EvalRunReport): string {
-  const lines = [`plumb eval --compare: ${a.contender} vs ${b.contender}`, ''];
-  lines.push(`| | ${a.contender} | ${b.contender} |`, '| --- | --- | --- |');
-  lines.push(`| cases passed | ${a.passed} | ${b.passed} |`, `| cases failed | ${a.failed} | ${b.failed} |`, `| cases skipped | ${a.skipped} | ${b.skipped} |`);
-  for (const name of judgeNames) lines.push(`| ${name} (turns passed) | ${judgeCell(a, name)} | ${judgeCell(b, name)} |`);
+/**
+ * Two or more contenders over the same cases: the case totals side by side, a table per judge
+ * (turns passed, failed and not judged), and every case whose status or verdicts differ from the first's.
+ */
+export function formatComparison(first: EvalRunReport, ...others: readonly EvalRunReport[]): string {
+  const reports = [first, ...others];
+  const header = `| | ${reports.map((report) => report.contender).join(' | ')} |`;
+  const rule = `| --- |${reports.map(() => ' --- |').join('')}`;
+  const row = (label: string, cell: (report: EvalRunReport) => string | number): string => `| ${label} | ${reports.map(cell).join(' | ')} |`;
+  const lines = [`plumb eval --compare: ${reports.map((report) => report.contender).join(' vs ')}`, ''];
+  lines.push(header, rule, row('cases passed', (r) => r.passed), row('cases failed', (r) => r.failed), row('cases skipped', (r) => r.skipped));
+  for (const name of judgeNames) {
+    lines.push('', `judge ${name}:`, '', header, rule);
+    lines.push(row('turns passed', (r) => r.judges[name].pass), row('turns failed', (r) => r.judges[name].fail), row('pass rate', (r) => judgeCell(r, name)));
+  }
+  for (const peer of others) lines.push('', ...caseChanges(first, peer));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The cases whose status or judge verdicts differ between two reports. */
+function caseChanges(a: EvalRunReport, b: EvalRunReport): string[] {
   const other = new Map(b.cases.map((item) => [caseKey(item), item]));
   const changed: string[] = [];
   for (const item of a.cases) {
@@ -55,13 +70,13 @@ export function formatComparison(a: EvalRunReport, b: EvalRunReport): string {
     if (item.status === peer.status && judgeChanges.length === 0) continue;
     changed.push(`  ${caseKey(item)}: ${item.status} → ${peer.status}${judgeChanges.length === 0 ? '' : ` (${judgeChanges.join('; ')})`}`);
   }
-  lines.push('', changed.length === 0 ? 'every case has the same status and judge verdicts under both.' : `cases that differ (${changed.length}):`, ...changed);
-  return `${lines.join('\n')}\n`;
+  const title = `${a.contender} → ${b.contender}`;
+  return [changed.length === 0 ? `${title}: every case has the same status and judge verdicts under both.` : `${title}: cases that differ (${changed.length}):`, ...changed];
 }
 
 function judgeCell(report: EvalRunReport, name: JudgeName): string {
   const tally = report.judges[name];
-  return tally.pass + tally.fail === 0 ? '—' : `${tally.pass}/${tally.pass + tally.fail}`;
+  return tally.pass + tally.fail === 0 ? '—' : `${tally.pass}/${tally.pass + tally.fail} (${((tally.pass / (tally.pass + tally.fail)) * 100).toFixed(0)}%)`;
 }
 
 function caseKey(item: CaseOutcome): string {

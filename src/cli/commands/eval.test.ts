@@ -59,6 +59,17 @@ describe('plumb eval', () => {
     expect(tiered.out.join('')).toContain('large-schema/disk-organization-contoso: skipped → passed');
   });
 
+  it('compares three contenders on a model-oriented dataset, a table per judge, and says which cases differ from the first', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['eval', '--dataset', 'model-discovery', '--compare', 'router,scripted,scripted'], io)).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('plumb eval --compare: router (no model) vs scripted');
+    for (const judge of ['contract', 'sequence', 'accuracy', 'resultSet', 'quality']) expect(text).toContain(`judge ${judge}:`);
+    expect(text).toMatch(/\| pass rate \| — \| 6\/6 \(100%\) \| 6\/6 \(100%\) \|/);
+    expect(text.match(/cases that differ \(5\)/g)).toHaveLength(2);
+    expect(text).toContain('model-discovery/rack-disks: skipped → passed');
+  });
+
   it('exits 1 when a case fails, saying which judge failed and why', async () => {
     const file = join(dir.path, 'wrong.yaml');
     writeFileSync(file, `name: wrong\nnow: '2026-11-30T10:00:00Z'\ncases:\n  - id: steel\n    actor: alice\n    language: en\n    turns:\n      - text: show me all materials\n        kind: read\n        expect: { outcome: run, facts: [Unobtainium] }\n`);
@@ -120,7 +131,7 @@ describe('plumb eval', () => {
     [['--dataset', './missing.yaml'], /^plumb: eval_dataset_unreadable: Cannot read the dataset '.*missing\.yaml': ENOENT/],
     [['--tier', 'two'], /^plumb: --tier must be an integer from 1 to 9, got 'two'/],
     [['--dataset', 'large-schema', '--tag', 'absent'], /^plumb: no case matches --tag absent in large-schema/],
-    [['--compare', 'router'], /^plumb: --compare takes two contenders separated by a comma/],
+    [['--compare', 'router'], /^plumb: --compare takes two contenders or more separated by commas/],
     [['--fixture', 'app', '--dataset', 'large-schema'], /^plumb: the dataset 'large-schema' runs over your app \(fixture: app\)/],
     [['--fixture', 'moon'], /^plumb: option '--fixture <name>' argument 'moon' is invalid/],
     [['--demo', '--fixture', 'large'], /^plumb: give --demo or --fixture large, not both/],

@@ -58,7 +58,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--demo', 'run the datasets over the demo, as the other commands\' --demo (the same as --fixture demo)')
     .option('--tier <n>', 'only the cases of this tier (1 is the core)')
     .option('--tag <tag>', 'only cases with this tag (repeatable: every tag given)', collect)
-    .option('--compare <a,b>', 'run the datasets with two contenders and print the difference: router, scripted, a profile of providerProfiles, a provider, provider:model, or a model name')
+    .option('--compare <a,b,...>', 'run the datasets with two contenders or more and print them side by side, a table per judge: router, scripted, a profile of providerProfiles, a provider, provider:model, or a model name')
     .option('--judge <spec>', 'the model that scores answer quality: a profile of providerProfiles, or provider:model; without it the quality judge is skipped')
     .option('--trace-jsonl <file>', 'write one JSON line per case: its turns, judges and every event')
     .option('--json', 'print the report as JSON');
@@ -69,7 +69,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const reports: EvalRunReport[] = [];
       for (const contender of setup.contenders) reports.push(await play(setup, contender, io, trace));
       if (options.json === true) io.stdout(`${JSON.stringify(reports.length === 1 ? evalReportJson(reports[0]!) : { contenders: reports.map(evalReportJson) }, null, 2)}\n`);
-      else io.stdout(reports.length === 2 ? `${formatEvalReport(reports[0]!)}\n${formatEvalReport(reports[1]!)}\n${formatComparison(reports[0]!, reports[1]!)}` : formatEvalReport(reports[0]!));
+      else io.stdout(reports.length >= 2 ? `${reports.map(formatEvalReport).join('\n')}\n${formatComparison(reports[0]!, ...reports.slice(1))}` : formatEvalReport(reports[0]!));
       const failed = reports.reduce((sum, report) => sum + report.failed, 0);
       const total = reports.reduce((sum, report) => sum + report.cases.length - report.skipped, 0);
       if (total === 0) throw new CliFailure('no case ran: the selection is empty, or every case was skipped');
@@ -133,7 +133,7 @@ function defaultSpec(loaded: LoadedConfig): ContenderSpec {
 
 function compareSpecs(value: string, profiles: ReadonlySet<string>): ContenderSpec[] {
   const parts = value.split(',').map((part) => part.trim());
-  if (parts.length !== 2 || parts.some((part) => part === '')) throw new CliUsageError(`--compare takes two contenders separated by a comma (router,openai:gpt-4o-mini), got '${value}'`);
+  if (parts.length < 2 || parts.some((part) => part === '')) throw new CliUsageError(`--compare takes two contenders or more separated by commas (router,scripted,openai:gpt-4o-mini), got '${value}'`);
   return parts.map((part) => parseContender(part, profiles));
 }
 
