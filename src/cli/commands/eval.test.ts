@@ -65,8 +65,8 @@ describe('plumb eval', () => {
     const text = out.join('');
     expect(text).toContain('plumb eval --compare: router (no model) vs scripted');
     for (const judge of ['contract', 'sequence', 'accuracy', 'resultSet', 'quality']) expect(text).toContain(`judge ${judge}:`);
-    expect(text).toMatch(/\| pass rate \| — \| 6\/6 \(100%\) \| 6\/6 \(100%\) \|/);
-    expect(text.match(/cases that differ \(5\)/g)).toHaveLength(2);
+    expect(text).toMatch(/\| pass rate \| — \| 9\/9 \(100%\) \| 9\/9 \(100%\) \|/);
+    expect(text.match(/cases that differ \(8\)/g)).toHaveLength(2);
     expect(text).toContain('model-discovery/rack-disks: skipped → passed');
   });
 
