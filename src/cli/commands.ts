@@ -17,10 +17,10 @@ interface CommandEntry {
  */
 const commands: readonly CommandEntry[] = [
   { name: 'graphql', summary: 'Execute a GraphQL document against the app as an actor; prints { data, errors } as JSON', load: async () => (await import('./commands/graphql.js')).registerGraphqlCommand },
-  { name: 'serve', summary: 'Start the Plumb server over the configured app: chat, the console, /graphql, /healthz', load: async () => (await import('./commands/serve.js')).registerServeCommand },
+  { name: 'serve', summary: 'Start the Plumb server over the configured app: chat, the console, /graphql, /healthz, /readyz', load: async () => (await import('./commands/serve.js')).registerServeCommand },
   { name: 'check', summary: 'Load everything the configuration names without serving or changing anything; exit 1 on any problem', load: async () => (await import('./commands/check.js')).registerCheckCommand },
   { name: 'cleanup', summary: 'Delete old threads and resolved or expired confirmations from the journal', load: async () => (await import('./commands/cleanup.js')).registerCleanupCommand },
-  { name: 'store', summary: "Read the configured journal: store inspect prints its counts, or one thread's turns and confirmations", load: async () => (await import('./commands/store.js')).registerStoreCommand },
+  { name: 'store', summary: "Look after the configured journal: store inspect (its counts, or one thread's turns and confirmations), store backup, store vacuum", load: async () => (await import('./commands/store.js')).registerStoreCommand },
   { name: 'route', summary: 'Read one turn with the deterministic router and print its TurnPlan', load: async () => (await import('./commands/route.js')).registerRouteCommand },
   { name: 'tool', summary: 'List the chat tools, run one tool call through the dispatcher, or confirm a held call', load: async () => (await import('./commands/tool.js')).registerToolCommand },
   { name: 'ask', summary: 'Run one chat turn and print the answer (or the events as JSON lines)', load: async () => (await import('./commands/ask.js')).registerAskCommand },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { migrateToLatest, migrationState, PlumbError } from '../core/index.js';
 import type { MigrationState } from '../core/index.js';
 import { describeTarget } from '../data/postgres-errors.js';
+import { journalSchemaMismatch } from '../store/schema-mismatch.js';
 import { postgresJournalMigrations } from '../store/postgres/schema.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { StoreOptions } from '../store/index.js';
@@ -62,10 +63,11 @@ async function target(prefix: string, connections: JournalConnections) {
   return { kysely: connections.kysely, migrations: postgresJournalMigrations(prefix), table: `${prefix}journal_migrations`, schema };
 }
 
-/** A newer journal's migrations are `store_schema_mismatch`, as on SQLite. */
-function schemaMismatch(error: unknown): unknown {
-  if (error instanceof PlumbError && error.code === 'migration_unknown') return new PlumbError('store_schema_mismatch', `${error.message} (the journal)`, { cause: error, details: error.details });
-  return error;
+/** The journal's applied and pending migrations, changing nothing. */
+async function readMigrations(prefix: string, connections: JournalConnections): Promise<MigrationState> {
+  return migrationState(await target(prefix, connections)).catch((error: unknown) => {
+    throw journalSchemaMismatch(error);
+  });
 }
 
 /**
@@ -79,9 +81,9 @@ export async function openPostgresStore(options: PostgresStoreConnectOptions): P
   const { connections, parsed } = connect(options);
   const prefix = parsed.tablePrefix ?? 'plumb_';
   try {
-    const store = new PostgresStore(connections, { tablePrefix: prefix, ...(parsed.ids === undefined ? {} : { ids: parsed.ids }), ...(parsed.clock === undefined ? {} : { clock: parsed.clock }) });
+    const store = new PostgresStore(connections, { tablePrefix: prefix, migrationState: () => readMigrations(prefix, connections), ...(parsed.ids === undefined ? {} : { ids: parsed.ids }), ...(parsed.clock === undefined ? {} : { clock: parsed.clock }) });
     await migrateToLatest(await target(prefix, connections)).catch((error: unknown) => {
-      throw schemaMismatch(error);
+      throw journalSchemaMismatch(error);
     });
     return store;
   } catch (error) {
@@ -99,9 +101,7 @@ export interface PostgresJournalReport extends MigrationState {
 export async function inspectPostgresJournal(options: PostgresStoreConnectOptions): Promise<PostgresJournalReport> {
   const { connections, parsed } = connect(options);
   try {
-    const state = await migrationState(await target(parsed.tablePrefix ?? 'plumb_', connections)).catch((error: unknown) => {
-      throw schemaMismatch(error);
-    });
+    const state = await readMigrations(parsed.tablePrefix ?? 'plumb_', connections);
     return { target: describeTarget(connections.connections.target), ...state };
   } finally {
     await connections.close();

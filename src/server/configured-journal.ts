@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { storeLocation } from '../config/index.js';
 import type { PlumbConfig } from '../config/index.js';
 import { openSqliteStore } from '../store/index.js';
-import type { Store } from '../store/index.js';
+import type { JournalUpkeep, Store } from '../store/index.js';
 
 export interface ConfiguredJournalOptions {
   /** The store's clock (default: now). */
@@ -11,12 +11,15 @@ export interface ConfiguredJournalOptions {
   readonly readonly?: boolean;
 }
 
+/** A journal kept in a database: the store, and its upkeep (sizes, vacuum). */
+export type ConfiguredJournal = Store & JournalUpkeep;
+
 /**
  * The configured journal (the `store` setting, resolved from `root`: a SQLite file or a PostgreSQL
  * URL), opened for a command that reads or tidies it; undefined for an in-memory journal or a file
  * that does not exist yet, which hold nothing, and which are not created.
  */
-export async function openConfiguredJournal(config: PlumbConfig, root: string, options: ConfiguredJournalOptions = {}): Promise<Store | undefined> {
+export async function openConfiguredJournal(config: PlumbConfig, root: string, options: ConfiguredJournalOptions = {}): Promise<ConfiguredJournal | undefined> {
   const location = storeLocation(config, root);
   if (location.kind === 'memory' || (location.kind === 'sqlite' && !existsSync(location.path))) return undefined;
   const clock = options.clock === undefined ? {} : { clock: options.clock };

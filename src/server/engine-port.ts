@@ -7,6 +7,8 @@ import type { AnswerRequest, CancelRequest, ConfirmRequest, HookPayloads, ItemPa
  * server read only the fields they know.
  */
 export interface ChatEngine {
+  /** Settles once the engine's startup recovery is done (`GET /readyz` waits for it); a stand-in engine may have none. */
+  readonly ready?: Promise<void>;
   /** The engine's own request shapes: one definition of what a turn and a confirmation carry. */
   send(input: SendRequest): AsyncIterable<EngineEvent>;
   confirm(input: ConfirmRequest): AsyncIterable<EngineEvent>;

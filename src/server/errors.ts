@@ -26,6 +26,7 @@ export const serverErrorCodes = {
   rate_limited: 'The actor (a user, or an anonymous client by its address) exceeded a request, token or new-session budget; retry after retry_after_seconds.',
   rate_limit_unavailable: 'The shared rate-limit counters (redis) did not answer within redisTimeoutMs and rateLimit.whenUnavailable is closed; retry after retry_after_seconds.',
   slow_consumer: 'A WebSocket client read too slowly and its send buffer passed the bound; the socket was closed (4008). Over the fetch handler, an SSE body read too slowly is cut off with this error.',
+  not_ready: 'GET /readyz: a check failed (the journal or Redis did not answer, a migration is pending, startup recovery is not done); the body\'s checks say which.',
   server_closed: 'The server is shutting down, or the fetch handler was closed; it answers every request with 503.',
   secret_unavailable: 'The secret file next to the database (which signs router sessions when sessionSecret is not set) could not be created or read, or is too short.',
   views_unavailable: 'A WebSocket subscribe frame reached a server that serves no live thread views (it follows no threads: createServer or plumbChat without following).',

@@ -14,6 +14,8 @@ export { plumbConfigSchema, splitConfig, parseConfig, safeParseConfig, loadConfi
 export { checkConfiguration } from './check-configuration.js';
 export type { Authenticate, AuthRequest, AuthResult, PlumbConfig, PlumbConfigInput, ConfigProblem, CheckProblem, PermissionCallable, PermissionScope, AuditLevel, AuditRecord, AuditLoggerFn } from '../config/index.js';
 export type { ChatEngine, EngineEvent } from './engine-port.js';
+export { readinessTimeoutMs } from './readiness.js';
+export type { ReadinessSources, CheckState } from './readiness.js';
 export { createSigner, readCookie, serializeCookie } from './signed-value.js';
 export type { Signer } from './signed-value.js';
 export { issueCsrfToken, csrfTokenValid, csrfCookieName, csrfHeaderName } from './csrf.js';
@@ -32,6 +34,8 @@ export { cleanupStore, cleanupWithStore } from './cleanup.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';
 export { inspectStore } from './store-inspect.js';
 export type { JournalInspection, ThreadInspection } from './store-inspect.js';
+export { backupStore, vacuumStore } from './store-upkeep.js';
+export type { BackupReport, VacuumReport } from './store-upkeep.js';
 export { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
 export { connectRedis } from './redis-connection.js';

@@ -15,6 +15,7 @@ import type { CancelTurn } from './cancel-anywhere.js';
 import { registerConsole } from './console-routes.js';
 import type { ServerErrorCode } from './errors.js';
 import { registerGraphql } from './graphql-route.js';
+import { registerReadiness } from './readiness.js';
 import { methodGuard } from './method-guard.js';
 import type { PlumbChatOptions } from './options.js';
 import { requestErrorOf, sendError, sendNotFound } from './reply-error.js';
@@ -34,7 +35,7 @@ export interface MountScope {
 
 /**
  * Registers everything Plumb serves on an encapsulated instance (its prefix included): the actor
- * hook, the error handler, /healthz, /graphql, the chat routes and the console. Nothing here
+ * hook, the error handler, /healthz, /readyz, /graphql, the chat routes and the console. Nothing here
  * reaches the instance's parent, so a host's other routes never see Plumb's hooks or handlers.
  */
 export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, options: PlumbChatOptions, scope: MountScope): Promise<void> {
@@ -75,6 +76,8 @@ export async function mountPlumb(instance: FastifyInstance, setup: PlumbSetup, o
   registerGraphql(instance, options.app, { introspection: settings.graphqlIntrospection, guard, report });
 
   const engine = settings.enabled ? options.engine : undefined;
+  const recovery = options.readiness?.recovery ?? engine?.ready;
+  registerReadiness(instance, { ...options.readiness, ...(recovery === undefined ? {} : { recovery }) }, guard);
   if (engine !== undefined) {
     // Live views follow threads through the same journal and notices as `GET …/follow/` (docs/protocol.md, "Live thread views").
     const following = options.following;

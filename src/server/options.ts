@@ -4,6 +4,7 @@ import type { AuditOptions } from './audit.js';
 import type { ConsoleInfo, LoginDirectory } from './console-routes.js';
 import type { ChatEngine } from './engine-port.js';
 import type { RateLimitStore } from './rate-limit-store.js';
+import type { ReadinessSources } from './readiness.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { TokenBudget } from './token-budget.js';
 import type { ThreadFollowing } from './thread-follow-route.js';
@@ -35,6 +36,11 @@ export interface PlumbChatOptions {
    * Without it, usage is recorded from each turn's `done` and checked before the next turn.
    */
   readonly tokenBudget?: TokenBudget;
+  /**
+   * What `GET /readyz` checks (docs/protocol.md, "Readiness"): the journal, Redis, and the engine's
+   * startup recovery (default: the engine's `ready`, when it has one). `plumb serve` gives all three.
+   */
+  readonly readiness?: ReadinessSources;
   /** Serves `GET {url}threads/:id/follow/` (a thread's items as they are committed, by any process on the journal). */
   readonly following?: ThreadFollowing;
   /** Audit overrides (a destination for the default pino logger, or a logger function). */

@@ -1,4 +1,5 @@
 import { PlumbError } from '../core/index.js';
+import type { MigrationState } from '../core/index.js';
 import type { PlumbConfig } from '../config/index.js';
 import { emptyCensus, resolutionOutcome } from '../store/index.js';
 import type { ConfirmationStatus, JournalCensus, Store, TurnStatus } from '../store/index.js';
@@ -11,22 +12,25 @@ export interface ThreadInspection {
   readonly confirmations: readonly { readonly id: string; readonly tool: string; readonly status: ConfirmationStatus; readonly outcome: string | null; readonly resolvedAt: string | null }[];
 }
 
-/** The journal's counts; `exists` false when there is no journal yet (an in-memory one, or a file not made yet). */
-export type JournalInspection = JournalCensus & { readonly exists: boolean };
+/**
+ * The journal's counts, its migrations and its bytes on disk (`JournalUpkeep.sizes`); `exists`
+ * false when there is no journal yet (an in-memory one, or a file not made yet), which has none.
+ */
+export type JournalInspection = JournalCensus & { readonly exists: boolean; readonly migrations: MigrationState; readonly sizes: Readonly<Record<string, number>> };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * `plumb store inspect`: what the configured journal holds, read through the store (a SQLite file
- * opened read-only): its counts, or with `threadId` that thread's turns and confirmations —
+ * opened read-only): its counts, migrations and sizes, or with `threadId` that thread's turns and confirmations —
  * `store_not_found` when the journal has no such thread.
  */
 export async function inspectStore(config: PlumbConfig, options: { readonly root: string; readonly threadId?: string }): Promise<JournalInspection | ThreadInspection> {
   const store = await openConfiguredJournal(config, options.root, { readonly: true });
   try {
     if (options.threadId !== undefined) return await inspectThread(store, options.threadId);
-    if (store === undefined) return { exists: false, ...emptyCensus() };
-    return { exists: true, ...(await store.census()) };
+    if (store === undefined) return { exists: false, ...emptyCensus(), migrations: { applied: [], pending: [] }, sizes: {} };
+    return { exists: true, ...(await store.census()), migrations: await store.migrations(), sizes: await store.sizes() };
   } finally {
     await store?.close();
   }

@@ -23,6 +23,8 @@ export function resolutionOutcome(resolution: JsonValue | null): string {
 export interface CensusRows {
   readonly threads: number;
   readonly liveLeases: number;
+  readonly stuckTurns: number;
+  readonly orphanedConfirmations: number;
   readonly turns: readonly { readonly status: string; readonly count: number }[];
   /** `outcome` is null unless `status` is `resolved`. */
   readonly confirmations: readonly { readonly status: ConfirmationStatus; readonly outcome: string | null; readonly count: number }[];
@@ -40,10 +42,10 @@ export function censusOf(rows: CensusRows): JournalCensus {
     else if (row.status === 'claimed') claimed += row.count;
     else resolved[row.outcome ?? 'other'] = (resolved[row.outcome ?? 'other'] ?? 0) + row.count;
   }
-  return { threads: rows.threads, turns, confirmations: { pending, claimed, resolved }, liveLeases: rows.liveLeases };
+  return { threads: rows.threads, turns, confirmations: { pending, claimed, resolved }, liveLeases: rows.liveLeases, stuckTurns: rows.stuckTurns, orphanedConfirmations: rows.orphanedConfirmations };
 }
 
 /** The census of a journal that holds nothing (one not made yet). */
 export function emptyCensus(): JournalCensus {
-  return censusOf({ threads: 0, liveLeases: 0, turns: [], confirmations: [] });
+  return censusOf({ threads: 0, liveLeases: 0, stuckTurns: 0, orphanedConfirmations: 0, turns: [], confirmations: [] });
 }

@@ -41,6 +41,7 @@ export type {
   ItemPage,
   ForkThreadInput,
   JournalCensus,
+  JournalUpkeep,
 } from './types.js';
 export { emptyCensus, resolutionOutcome } from './census.js';
 export { MemoryStore, createMemoryStore } from './memory/memory-store.js';

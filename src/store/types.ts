@@ -1,4 +1,4 @@
-import type { JsonValue } from '../core/index.js';
+import type { JsonValue, MigrationState } from '../core/index.js';
 
 /**
  * The storage contract: threads, turns, the ordered item journal and pending confirmations.
@@ -317,6 +317,29 @@ export interface JournalCensus {
   };
   /** Leases that have not lapsed at the store's clock. */
   readonly liveLeases: number;
+  /** `accepted` and `running` turns whose lease is missing, released or lapsed (`orphanedTurns`): recovery ends them when an engine starts. */
+  readonly stuckTurns: number;
+  /** Pending and claimed confirmations whose turn has ended or is gone: nothing will ever resolve them but retention. */
+  readonly orphanedConfirmations: number;
+}
+
+/**
+ * What a journal kept in a database (SQLite, PostgreSQL) offers its operator beyond the contract
+ * (docs/store.md, "Upkeep"); a memory store keeps nothing to measure or compact.
+ */
+export interface JournalUpkeep {
+  /**
+   * Bytes on disk, by part: SQLite's `file` and its `wal`; PostgreSQL's journal tables by name,
+   * each with its indexes and TOAST (`pg_total_relation_size`).
+   */
+  sizes(): Promise<Readonly<Record<string, number>>>;
+  /**
+   * Gives back the space of deleted rows. SQLite: `VACUUM` (it rewrites the file, holding the
+   * write lock for its duration: writers wait, up to their busy timeout), then a checkpoint that
+   * truncates the WAL. PostgreSQL: `VACUUM (ANALYZE)` of each journal table, which takes no lock
+   * that blocks reads or writes.
+   */
+  vacuum(): Promise<void>;
 }
 
 /** Records per retention call when no `limit` is given. */
@@ -485,6 +508,13 @@ export interface Store {
 
   /** Counts of what the journal holds, for people reading it (`plumb store inspect`); one read. */
   census(): Promise<JournalCensus>;
+  /**
+   * The journal's migrations, applied and pending (a memory store has none); `store_schema_mismatch`
+   * when the database applied one this build does not know.
+   */
+  migrations(): Promise<MigrationState>;
+  /** Resolves once the database answers a trivial query (`/readyz`); rejects with why it did not. */
+  ping(): Promise<void>;
 
   /** Releases resources; idempotent. Later calls reject with `store_closed`. */
   close(): Promise<void>;

@@ -43,7 +43,7 @@ interface ServeOptions extends AppOptions, ProviderOptions {
 export function registerServeCommand(program: Command, io: CliIo, signals: ShutdownSignals = processSignals): void {
   const command = program
     .command('serve')
-    .description('Start the Plumb server over the configured app (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz) until SIGINT or SIGTERM')
+    .description('Start the Plumb server over the configured app (chat over HTTP, SSE and WebSocket, the console, /graphql, /healthz, /readyz) until SIGINT or SIGTERM')
     .option('--port <port>', 'TCP port (0 picks a free one; default: the configuration\'s port, 8787)')
     .option('--host <host>', 'interface to listen on (default: the configuration\'s host, 127.0.0.1)')
     .option('--log', 'write request logs as JSON lines to stderr')
@@ -116,6 +116,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
       consoleInfo: { provider: stack.provider?.name ?? 'none (router only)', model: stack.provider?.model ?? '—', router: stack.reader === undefined ? 'off' : 'on', examples: exampleLanguages(stack.reader, examples) },
       logger,
       following: { store: stack.store, events: shared.events },
+      readiness: { store: stack.store, ...(shared.redis === undefined ? {} : { redis: shared.redis }) },
     });
     closers.push(() => server.close());
     try {
@@ -135,7 +136,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
   }
   io.stdout(`Plumb is listening on ${url} (ready in ${Math.round(performance.now() - started)} ms)\n`);
   io.stdout(`  console  ${url}/console/\n  chat     POST ${url}${config.url} · SSE ${url}${config.url}stream/ · WebSocket ${url.replace('http', 'ws')}${config.url}\n`);
-  io.stdout(`  GET  ${url}/healthz\n  POST ${url}/graphql${signInHint(config)}\n`);
+  io.stdout(`  GET  ${url}/healthz · ${url}/readyz\n  POST ${url}/graphql${signInHint(config)}\n`);
   io.stdout(`  journal  ${journalShown(storeLocation(config, loaded.root))}\n`);
   const signIn = config.consoleSignIn && Object.keys(config.actors).length > 0 ? `  (sign in as ${Object.keys(config.actors).join(' or ')} at the console's top right to see more and make changes)\n` : '';
   io.stdout(`${tryThis(`${url}/console/`, opened.opened.examples, stack.reader !== undefined, stack.provider !== undefined)}${signIn}`);
@@ -145,7 +146,7 @@ async function serveOne(options: ServeOptions, io: CliIo, signals: ShutdownSigna
 }
 
 /** The parts every worker shares through Redis when it is configured (counters, thread notices), else this process's own. */
-async function sharedParts(config: PlumbConfig, warn: (message: string, error: unknown) => void): Promise<{ rateStore: RateLimitStore; events: ThreadEvents; close: () => Promise<void> }> {
+async function sharedParts(config: PlumbConfig, warn: (message: string, error: unknown) => void): Promise<{ rateStore: RateLimitStore; events: ThreadEvents; redis?: { ping(): Promise<unknown> }; close: () => Promise<void> }> {
   if (config.redis === null) {
     const events = createLocalThreadEvents((error) => warn('A thread follower failed.', error));
     return { rateStore: createMemoryRateLimitStore(), events, close: () => events.close() };
@@ -156,6 +157,7 @@ async function sharedParts(config: PlumbConfig, warn: (message: string, error: u
   return {
     rateStore,
     events,
+    redis: redis.client,
     close: async () => {
       await events.close();
       await redis.close();

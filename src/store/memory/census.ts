@@ -1,7 +1,9 @@
 import { censusOf, resolutionOutcome } from '../census.js';
 import { compareIds } from '../ordered-ids.js';
+import { activeTurnStatuses } from '../types.js';
 import type { ConfirmationRecord, ConfirmationStatus, JournalCensus } from '../types.js';
 import type { MemoryJournal } from './journal.js';
+import { orphanedTurns } from './leases.js';
 
 /** The memory store's inspection reads: a thread's confirmations, and the journal's counts. */
 
@@ -24,6 +26,8 @@ export function census(j: MemoryJournal): JournalCensus {
   return censusOf({
     threads: j.threads.size,
     liveLeases: [...j.leases.values()].filter((lease) => lease.expiresAt > now).length,
+    stuckTurns: orphanedTurns(j).length,
+    orphanedConfirmations: [...j.confirmations.values()].filter((c) => c.status !== 'resolved' && !activeTurnStatuses.includes(j.turns.get(c.turnId)?.status ?? 'completed')).length,
     turns: [...turns].map(([status, count]) => ({ status, count })),
     confirmations: [...confirmations.values()],
   });

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/index.js';
+import type { JsonValue, MigrationState } from '../../core/index.js';
 import { counterIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, retentionLimit } from '../records.js';
 import type * as contract from '../types.js';
@@ -258,6 +258,17 @@ export class MemoryStore implements contract.Store {
   async census(): Promise<contract.JournalCensus> {
     this.#open();
     return Promise.resolve(census.census(this.#j));
+  }
+
+  /** A memory journal is made whole in this build: no migrations. */
+  async migrations(): Promise<MigrationState> {
+    this.#open();
+    return Promise.resolve({ applied: [], pending: [] });
+  }
+
+  async ping(): Promise<void> {
+    this.#open();
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ export async function threadConfirmations(j: PostgresJournal, threadId: string):
 }
 
 interface CensusRow {
-  readonly part: 'threads' | 'leases' | 'turn' | 'confirmation';
+  readonly part: 'threads' | 'leases' | 'stuck' | 'orphaned' | 'turn' | 'confirmation';
   readonly status: string | null;
   readonly outcome: string | null;
   /** `count(*)` is a bigint, which pg hands over as text. */
@@ -27,6 +27,8 @@ export async function census(j: PostgresJournal): Promise<JournalCensus> {
   return censusOf({
     threads: total('threads'),
     liveLeases: total('leases'),
+    stuckTurns: total('stuck'),
+    orphanedConfirmations: total('orphaned'),
     turns: parts.filter((row) => row.part === 'turn').map((row) => ({ status: row.status ?? '', count: Number(row.count) })),
     confirmations: parts.filter((row) => row.part === 'confirmation').map((row) => ({ status: row.status as ConfirmationStatus, outcome: row.outcome, count: Number(row.count) })),
   });

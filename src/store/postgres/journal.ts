@@ -152,6 +152,10 @@ function statements(prefix: string) {
     // A resolved one's outcome as `resolutionOutcome` reads it.
     census: `select 'threads' as part, null as status, null as outcome, count(*) as count from ${threads}
       union all select 'leases', null, null, count(*) from ${leases} where expires_at > $1
+      union all select 'stuck', null, null, count(*) from ${turns} as t left join ${leases} as l on l.id = t.lease_id
+        where t.ended_at is null and t.status in ('accepted', 'running') and (l.id is null or l.expires_at <= $1)
+      union all select 'orphaned', null, null, count(*) from ${confirmations} as c where c.status <> 'resolved'
+        and not exists (select 1 from ${turns} where id = c.turn_id and ended_at is null)
       union all select 'turn', status, null, count(*) from ${turns} group by status
       union all select 'confirmation', status, outcome, count(*) from (select status, case when status <> 'resolved' then null
           when jsonb_typeof(resolution::jsonb) = 'string' then resolution::jsonb #>> '{}'

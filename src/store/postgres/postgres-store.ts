@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/index.js';
+import type { JsonValue, MigrationState } from '../../core/index.js';
 import { confirmationValues, tablePrefix } from '../journal-tables.js';
 import { orderedIds } from '../ordered-ids.js';
 import { checkLeaseTtl, closedError, jsonText, retentionLimit } from '../records.js';
@@ -15,10 +15,13 @@ import * as queue from './queue.js';
 import type { JournalSql } from './sql.js';
 import * as threads from './threads.js';
 import * as turns from './turns.js';
+import * as upkeep from './upkeep.js';
 
 export interface PostgresStoreOptions extends contract.StoreOptions {
   /** Prefix of every table (default `plumb_`); the schema is the connection's (`search_path`). */
   readonly tablePrefix?: string;
+  /** Reads the journal's applied and pending migrations (`openPostgresStore` gives the Migrator's). */
+  readonly migrationState: () => Promise<MigrationState>;
 }
 
 /**
@@ -30,19 +33,23 @@ export interface PostgresStoreOptions extends contract.StoreOptions {
  * thread, claims), conditional UPDATEs (compare-and-set, lease renewal). Each concern's statements
  * run in its own file of this folder; this class opens, checks the store is open, and closes.
  */
-export class PostgresStore implements contract.Store {
+export class PostgresStore implements contract.Store, contract.JournalUpkeep {
   readonly kind = 'postgres';
   readonly #sql: JournalSql;
   readonly #j: PostgresJournal;
   readonly #pages: PostgresPages;
+  readonly #prefix: string;
+  readonly #migrationState: () => Promise<MigrationState>;
   #closed = false;
   #closing: Promise<void> | undefined;
 
   /** Use `openPostgresStore` (plumb/postgres), which connects and migrates first. */
-  constructor(sql: JournalSql, options: PostgresStoreOptions = {}) {
+  constructor(sql: JournalSql, options: PostgresStoreOptions) {
     // Lower case only: PostgreSQL folds unquoted names, and the statements do not quote them.
     const prefix = tablePrefix(options.tablePrefix, /^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and underscores');
     this.#sql = sql;
+    this.#prefix = prefix;
+    this.#migrationState = options.migrationState;
     const clock = options.clock ?? Date.now;
     const ids = options.ids ?? orderedIds(clock);
     this.#j = postgresJournal(sql, prefix, ids, clock, () => this.#open());
@@ -245,6 +252,23 @@ export class PostgresStore implements contract.Store {
 
   async census(): Promise<contract.JournalCensus> {
     return census.census(this.#j);
+  }
+
+  async migrations(): Promise<MigrationState> {
+    this.#open();
+    return this.#migrationState();
+  }
+
+  async ping(): Promise<void> {
+    await this.#j.query('select 1');
+  }
+
+  async sizes(): Promise<Readonly<Record<string, number>>> {
+    return upkeep.sizes(this.#j, this.#prefix);
+  }
+
+  async vacuum(): Promise<void> {
+    return upkeep.vacuum(this.#j, this.#prefix);
   }
 
   close(): Promise<void> {

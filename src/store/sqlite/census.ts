@@ -14,10 +14,13 @@ export function threadConfirmations(j: SqliteJournal, threadId: string): readonl
 /** In one read transaction, so that the counts are of one moment. */
 export function census(j: SqliteJournal): JournalCensus {
   return j.db.transaction(() => {
-    const totals = j.sql.censusTotals.get(j.clock()) as { threads: number; live_leases: number };
+    const now = j.clock();
+    const totals = j.sql.censusTotals.get(now, now) as { threads: number; live_leases: number; stuck_turns: number; orphaned_confirmations: number };
     return censusOf({
       threads: totals.threads,
       liveLeases: totals.live_leases,
+      stuckTurns: totals.stuck_turns,
+      orphanedConfirmations: totals.orphaned_confirmations,
       turns: j.sql.turnCounts.all() as CensusRows['turns'],
       confirmations: j.sql.confirmationCounts.all() as CensusRows['confirmations'],
     });

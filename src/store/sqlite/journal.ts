@@ -25,6 +25,7 @@ export function statementTexts(prefix: string) {
   const { threads, turns, items, confirmations, leases, queue } = journalTables(prefix);
   const leasePatch = 'lease_id = CASE WHEN ? = 1 THEN ? ELSE lease_id END';
   return {
+    ping: 'SELECT 1',
     insertThread: `INSERT INTO ${threads} (id, owner, title, summary, summary_through_item_id, router_session, created_at, updated_at) VALUES (?, ?, ?, NULL, NULL, NULL, ?, ?)`,
     getThread: `SELECT * FROM ${threads} WHERE id = ?`,
     ownedThreads: `SELECT * FROM ${threads} WHERE owner = ? ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?`,
@@ -97,7 +98,11 @@ export function statementTexts(prefix: string) {
     queuedThreads: `SELECT DISTINCT thread_id FROM ${queue} ORDER BY thread_id`,
     deleteResolvedConfirmations: `DELETE FROM ${confirmations} WHERE id IN (SELECT id FROM ${confirmations} WHERE status = 'resolved' AND resolved_at < ? ORDER BY resolved_at, id LIMIT ?)`,
     threadConfirmations: `SELECT * FROM ${confirmations} WHERE turn_id IN (SELECT turn_id FROM ${items} WHERE thread_id = ?) ORDER BY created_at, id`,
-    censusTotals: `SELECT (SELECT COUNT(*) FROM ${threads}) AS threads, (SELECT COUNT(*) FROM ${leases} WHERE expires_at > ?) AS live_leases`,
+    censusTotals: `SELECT (SELECT COUNT(*) FROM ${threads}) AS threads, (SELECT COUNT(*) FROM ${leases} WHERE expires_at > ?) AS live_leases,
+        (SELECT COUNT(*) FROM ${turns} LEFT JOIN ${leases} ON ${leases}.id = ${turns}.lease_id
+          WHERE ${activeCondition} AND ${turns}.status IN ('accepted', 'running') AND (${leases}.id IS NULL OR ${leases}.expires_at <= ?)) AS stuck_turns,
+        (SELECT COUNT(*) FROM ${confirmations} AS c WHERE c.status <> 'resolved'
+          AND NOT EXISTS (SELECT 1 FROM ${turns} WHERE id = c.turn_id AND ${activeCondition})) AS orphaned_confirmations`,
     turnCounts: `SELECT status, COUNT(*) AS count FROM ${turns} GROUP BY status`,
     // A resolved one's outcome as `resolutionOutcome` reads it.
     confirmationCounts: `SELECT status, CASE WHEN status <> 'resolved' THEN NULL

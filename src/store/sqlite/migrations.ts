@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { migrateToLatest, PlumbError, sqliteMigrationKysely } from '../../core/index.js';
-import type { Migrations } from '../../core/index.js';
+import { migrateToLatest, migrationState, PlumbError, sqliteMigrationKysely } from '../../core/index.js';
+import type { MigrationState, Migrations } from '../../core/index.js';
+import { journalSchemaMismatch } from '../schema-mismatch.js';
 import { leaseStatements, queueStatements, schemaStatements, schemaVersion, threadPageStatements, upgradeFromV1Statements } from './schema.js';
 
 /**
@@ -47,14 +48,22 @@ export function journalMigrations(prefix: string): Migrations {
 /** Brings the journal's tables up to this build's schema (in one IMMEDIATE transaction). */
 export async function migrateJournal(db: Database.Database, prefix: string): Promise<void> {
   try {
-    await migrateToLatest({ kysely: sqliteMigrationKysely(db), migrations: journalMigrations(prefix), table: `${prefix}journal_migrations` });
+    await migrateToLatest(migrationTarget(db, prefix));
   } catch (error) {
-    if (error instanceof PlumbError && error.code === 'migration_unknown') {
-      throw new PlumbError('store_schema_mismatch', `${error.message} (the journal)`, { cause: error, details: error.details });
-    }
     if (error instanceof PlumbError && error.cause instanceof PlumbError && error.cause.code === 'store_schema_mismatch') throw error.cause;
-    throw error;
+    throw journalSchemaMismatch(error);
   }
+}
+
+/** The journal's applied and pending migrations, read without changing anything. */
+export async function journalMigrationState(db: Database.Database, prefix: string): Promise<MigrationState> {
+  return migrationState(migrationTarget(db, prefix)).catch((error: unknown) => {
+    throw journalSchemaMismatch(error);
+  });
+}
+
+function migrationTarget(db: Database.Database, prefix: string) {
+  return { kysely: sqliteMigrationKysely(db), migrations: journalMigrations(prefix), table: `${prefix}journal_migrations` };
 }
 
 async function legacyVersion(db: Kysely<unknown>, meta: string): Promise<string | undefined> {

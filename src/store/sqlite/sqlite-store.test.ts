@@ -124,6 +124,45 @@ describe('sqlite store', () => {
     shared.close();
   });
 
+  it('measures its file and WAL, gives the space of deleted threads back on vacuum, and backs up one snapshot while another connection writes', async () => {
+    const path = join(dir.path, 'journal.db');
+    const store = await openSqliteStore({ path, groupCommit: false });
+    const writer = await openSqliteStore({ path, groupCommit: false });
+    try {
+      const big = 'x'.repeat(4000);
+      const threads: string[] = [];
+      for (let i = 0; i < 200; i++) threads.push((await store.beginTurn({ owner: 'user:a', newThread: true, requestKey: `k${i}`, input: big })).thread.id);
+      const written = await store.sizes();
+      expect(written.wal).toBeGreaterThan(0);
+      for (const id of threads.slice(0, 190)) await store.deleteThread(id);
+      await store.vacuum();
+      const vacuumed = await store.sizes();
+      expect(vacuumed.wal).toBe(0);
+      expect(vacuumed.file).toBeLessThan(200 * 4000 / 4);
+      expect((await store.census()).threads).toBe(10);
+
+      // The other connection commits between the backup's steps; the copy is whole either way.
+      const backupFile = join(dir.path, 'copy.db');
+      let writes = 0;
+      const timer = setInterval(() => void writer.beginTurn({ owner: 'user:b', newThread: true, requestKey: `w${writes++}`, input: 'during' }), 0);
+      const copied = await store.backup(backupFile);
+      clearInterval(timer);
+      expect(copied.pages).toBeGreaterThan(0);
+      const copy = await openSqliteStore({ path: backupFile, readonly: true });
+      try {
+        const census = await copy.census();
+        expect(census.threads).toBeGreaterThanOrEqual(10);
+        expect(census.threads).toBeLessThanOrEqual(10 + writes);
+        expect(census.turns.accepted).toBe(census.threads);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await writer.close();
+      await store.close();
+    }
+  });
+
   it('sets how far commits go by durability, and leaves a shared handle\'s own setting alone unless told', async () => {
     const db = new Database(join(dir.path, 'app.db'));
     try {

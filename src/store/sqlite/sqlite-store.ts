@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { PlumbError, sqliteDriver } from '../../core/index.js';
-import type { JsonValue } from '../../core/index.js';
+import type { JsonValue, MigrationState } from '../../core/index.js';
 import { GroupCommit } from '../group-commit.js';
 import { confirmationValues, tablePrefix } from '../journal-tables.js';
 import { orderedIds } from '../ordered-ids.js';
@@ -13,11 +13,12 @@ import * as threadItems from './items.js';
 import { sqliteJournal } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 import * as leases from './leases.js';
-import { migrateJournal } from './migrations.js';
+import { journalMigrationState, migrateJournal } from './migrations.js';
 import { SqlitePages } from './pages.js';
 import * as queue from './queue.js';
 import * as threads from './threads.js';
 import * as turns from './turns.js';
+import * as upkeep from './upkeep.js';
 
 /**
  * How far a commit goes before the store returns (docs/store.md, "Durability"):
@@ -67,10 +68,11 @@ type AppendItems = (turnId: string, items: readonly contract.NewItem[], turnPatc
  * processes sharing the file. Each concern's statements run in its own file of this folder; this
  * class opens, orders the writes (alone or in a group commit) and closes.
  */
-export class SqliteStore implements contract.Store {
+export class SqliteStore implements contract.Store, contract.JournalUpkeep {
   readonly kind = 'sqlite';
   readonly #db: Database.Database;
   readonly #owned: boolean;
+  readonly #prefix: string;
   readonly #j: SqliteJournal;
   /** The hot write paths as transaction functions, built once (better-sqlite3 builds four wrappers per `transaction()` call). */
   readonly #tx: { readonly beginTurn: (input: contract.BeginTurnInput) => contract.BeginTurnResult; readonly appendItems: AppendItems };
@@ -82,6 +84,7 @@ export class SqliteStore implements contract.Store {
   constructor(db: Database.Database, owned: boolean, prefix: string, options: SqliteStoreOptions) {
     this.#db = db;
     this.#owned = owned;
+    this.#prefix = prefix;
     const clock = options.clock ?? Date.now;
     const ids = options.ids ?? orderedIds(clock);
     this.#j = sqliteJournal(db, prefix, ids, clock);
@@ -298,6 +301,38 @@ export class SqliteStore implements contract.Store {
 
   async census(): Promise<contract.JournalCensus> {
     return this.#read(() => census.census(this.#j));
+  }
+
+  async migrations(): Promise<MigrationState> {
+    this.#open();
+    return journalMigrationState(this.#db, this.#prefix);
+  }
+
+  async ping(): Promise<void> {
+    await this.#read(() => this.#j.sql.ping.get());
+  }
+
+  async sizes(): Promise<Readonly<Record<string, number>>> {
+    return this.#read(() => upkeep.sizes(this.#db));
+  }
+
+  /** Runs alone: the writes staged in a group commit are committed first (VACUUM runs outside any transaction). */
+  async vacuum(): Promise<void> {
+    this.#open();
+    this.#group?.flush();
+    upkeep.vacuum(this.#db);
+    return Promise.resolve();
+  }
+
+  /**
+   * Copies the whole database (the journal, and the app's tables when they share it) into
+   * `target`, a file that must not exist yet, with SQLite's online backup API in one snapshot
+   * (docs/store.md, "Upkeep"). Writes staged in a group commit are committed first.
+   */
+  async backup(target: string): Promise<{ readonly pages: number }> {
+    this.#open();
+    this.#group?.flush();
+    return upkeep.backup(this.#db, target);
   }
 
   async close(): Promise<void> {
