@@ -51,7 +51,7 @@ function plannedEngine(tasks: number) {
   const executor = model((messages) => (lastIsTool(messages) ? { type: 'text', text: 'Found it.' } : { type: 'tool_call', id: 'c1', name: 'lookup', arguments: '{"q":"bolt"}' }));
   const synthesizer = model(() => ({ type: 'text', text: answer }));
   const planned = createPlannedRunner({
-    models: { planner, executor, synthesizer, fallback: planner },
+    models: { planner, simpleExecutor: executor, complexExecutor: executor, synthesizer, fallback: planner },
     settings: plannedSettingsSchema.parse({ enabled: true }),
     managers: [{ name: 'Part', description: 'A part.' }],
   });

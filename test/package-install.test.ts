@@ -126,7 +126,7 @@ describe('the packed package, installed into an empty project', () => {
 
   it('plays a packaged eval dataset with the installed bin, and exits 2 naming the datasets for an unknown one', async () => {
     const played = await run(bin, ['eval', '--dataset', 'planned-orchestration'], { cwd: project });
-    expect(played.stdout).toContain('cases: 10 passed, 0 failed, 0 skipped (of 10)');
+    expect(played.stdout).toContain('cases: 16 passed, 0 failed, 0 skipped (of 16)');
     const unknown = await run(bin, ['eval', '--dataset', 'nope'], { cwd: project }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,

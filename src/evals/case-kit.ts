@@ -123,12 +123,17 @@ function plannedRunner(evalCase: EvalCase, options: CaseKitOptions, managers: re
   let models: PlannedModels | undefined = options.plannedModels;
   const roles = evalCase.roles;
   if (models === undefined && roles !== undefined) {
-    if (options.provider !== undefined) models = { planner: options.provider, executor: options.provider, synthesizer: options.provider, fallback: options.provider };
-    else if (scripts) {
+    if (options.provider !== undefined) {
+      const provider = options.provider;
+      models = { planner: provider, simpleExecutor: provider, complexExecutor: provider, synthesizer: provider, fallback: provider };
+    } else if (scripts) {
       const scripted = (role: EvalRole): Provider | undefined => (roles[role] === undefined ? undefined : createScriptedProvider(roles[role]));
-      // The dataset schema requires the planner's script; a role without one plays the planner's.
+      // The dataset schema requires the planner's script; an executor without one plays the other
+      // executor's (one script, so tasks routed either way share it), any other role the planner's.
       const planner = scripted('planner')!;
-      models = { planner, executor: scripted('executor') ?? planner, synthesizer: scripted('synthesizer') ?? planner, fallback: scripted('fallback') ?? planner };
+      const simple = scripted('simpleExecutor');
+      const complex = scripted('complexExecutor');
+      models = { planner, simpleExecutor: simple ?? complex ?? planner, complexExecutor: complex ?? simple ?? planner, synthesizer: scripted('synthesizer') ?? planner, fallback: scripted('fallback') ?? planner };
     }
   }
   return models === undefined ? undefined : createPlannedRunner({ models, settings, managers: plannedManagers(managers) });

@@ -22,7 +22,7 @@ export const evalFixtures = ['demo', 'large', 'app'] as const;
 export type EvalFixture = (typeof evalFixtures)[number];
 
 /** The roles of a planned turn that a case can script. */
-export const evalRoles = ['planner', 'executor', 'synthesizer', 'fallback'] as const;
+export const evalRoles = ['planner', 'simpleExecutor', 'complexExecutor', 'synthesizer', 'fallback'] as const;
 export type EvalRole = (typeof evalRoles)[number];
 
 const decision = z.enum(['approve', 'reject']);
@@ -123,7 +123,7 @@ const evalCase = z.strictObject({
   needs: z.enum(['router', 'model']).default('router'),
   /** The model's completions when the run has no provider of its own (or runs `scripted`). */
   script: scriptSchema.optional(),
-  /** Per-role completions of a planned turn, used the same way; a role without a script plays the planner's. */
+  /** Per-role completions of a planned turn, used the same way; an executor without a script plays the other executor's, any other role the planner's. */
   roles: z
     .partialRecord(z.enum(evalRoles), scriptSchema)
     .refine((roles) => roles.planner !== undefined, { message: 'roles needs a planner script (the other roles default to it)', path: ['planner'] })

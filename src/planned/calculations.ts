@@ -19,20 +19,29 @@ function asDecimal(value: JsonValue | undefined): Decimal | undefined {
   return undefined;
 }
 
-/** The values an operand stands for: a calculation's value, or the field of the rows its task read. */
+/**
+ * The values at a path in a row: each segment a field of an object, or an index of a list; a list
+ * met without an index gives the values of each of its items (`lines.unitPrice`).
+ */
+function valuesAt(value: JsonValue | undefined, path: readonly string[]): JsonValue[] {
+  if (value === undefined) return [];
+  const list: readonly JsonValue[] | undefined = Array.isArray(value) ? (value as readonly JsonValue[]) : undefined;
+  if (path.length === 0) return list === undefined ? [value] : [...list];
+  const [head, ...rest] = path as [string, ...string[]];
+  if (list !== undefined) return /^\d+$/.test(head) ? valuesAt(list[Number(head)], rest) : list.flatMap((item) => valuesAt(item, path));
+  if (value === null || typeof value !== 'object') return [];
+  return valuesAt(Object.hasOwn(value, head) ? (value as Readonly<Record<string, JsonValue>>)[head] : undefined, rest);
+}
+
+/** The values an operand stands for: a calculation's value, or the values at the path in the rows its task read. */
 function valuesOf(operand: Operand, store: EvidenceStore): { values: Decimal[]; rows: number } {
   const records = store.forTask(operand.task);
   const computed = records.find((record) => record.kind === 'calculation');
   if (computed?.value !== undefined) return { values: [new Decimal(computed.value)], rows: 1 };
   const rows = records.filter((record: EvidenceRecord) => record.kind === 'query').flatMap((record) => record.rows);
   if (operand.field === undefined) return { values: [], rows: rows.length };
-  const field = operand.field;
-  const values: Decimal[] = [];
-  for (const row of rows) {
-    if (row === null || typeof row !== 'object' || Array.isArray(row)) continue;
-    const found = asDecimal((row as Readonly<Record<string, JsonValue>>)[field]);
-    if (found !== undefined) values.push(found);
-  }
+  const path = operand.field.split('.');
+  const values = rows.flatMap((row) => valuesAt(row, path)).map(asDecimal).filter((found) => found !== undefined);
   return { values, rows: rows.length };
 }
 

@@ -4,7 +4,7 @@ import type { Provider, ProviderConfig } from '../providers/index.js';
 import type { PlannedRunner } from './port.js';
 import { buildModels, checkTrustGroups, roleProfiles } from './profiles.js';
 import { createPlannedRunner } from './run-planned.js';
-import type { PlannedManager } from './run-planned.js';
+import type { PlannedManager } from './manager.js';
 import type { PlannedSettings, ProviderProfile } from './settings.js';
 
 /** An app's manager as a planned turn reads it (the data layer's `Manager` is one). */
@@ -55,5 +55,5 @@ export async function configuredPlannedRunner(
     const built = await createProvider({ ...(profile.providerConfig as Omit<ProviderConfig, 'provider'>), provider: profile.provider, cwd: options.cwd });
     return options.wrap === undefined ? built : options.wrap(built);
   });
-  return createPlannedRunner({ models, settings: config.planned, managers: plannedManagers(options.managers) });
+  return createPlannedRunner({ models, settings: config.planned, managers: plannedManagers(options.managers), trustGroupChecked: true });
 }

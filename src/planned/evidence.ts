@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/index.js';
 import { PlumbError } from '../core/index.js';
+import type { EvidenceRequirement } from './plan.js';
 
 /** What a piece of evidence is: the schema or a path the assistant looked at, rows it read, or a value it computed. */
 export type EvidenceKind = 'schema' | 'path' | 'query' | 'calculation';
@@ -19,9 +20,25 @@ export interface EvidenceRecord {
   readonly truncated: boolean;
 }
 
+/** The manager a record is about: its call's `manager` argument (`to_manager` for a path); none for a calculation. */
+export function managerOf(record: EvidenceRecord): string | undefined {
+  if (!('tool' in record.source)) return undefined;
+  const args = record.source.arguments;
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const named = (args as Readonly<Record<string, JsonValue>>)[record.kind === 'path' ? 'to_manager' : 'manager'];
+  return typeof named === 'string' ? named : undefined;
+}
+
+/** A record satisfies a requirement of its kind, about the requirement's manager when it names one. */
+export function satisfies(record: EvidenceRecord, requirement: EvidenceRequirement): boolean {
+  return record.kind === requirement.kind && (requirement.manager === undefined || managerOf(record) === requirement.manager);
+}
+
 /** The evidence of one planned turn, in memory for the turn's length; ids are unique. */
 export class EvidenceStore {
   readonly #records = new Map<string, EvidenceRecord>();
+  /** Requirement id → the evidence that satisfies it. */
+  readonly #links = new Map<string, string>();
   #next = 1;
 
   /** The id the next tool result gets. */
@@ -47,6 +64,30 @@ export class EvidenceStore {
 
   all(): EvidenceRecord[] {
     return [...this.#records.values()];
+  }
+
+  /**
+   * Links each of a task's requirements not linked yet to a record among `records` that satisfies
+   * it and no other requirement of the task; returns the ids of those still unmet.
+   */
+  linkRequirements(requirements: readonly EvidenceRequirement[], records: readonly EvidenceRecord[]): string[] {
+    const taken = new Set(requirements.map((requirement) => this.#links.get(requirement.id)).filter((id) => id !== undefined));
+    const unmet: string[] = [];
+    for (const requirement of requirements) {
+      if (this.#links.has(requirement.id)) continue;
+      const found = records.find((record) => !taken.has(record.id) && satisfies(record, requirement));
+      if (found === undefined) unmet.push(requirement.id);
+      else {
+        this.#links.set(requirement.id, found.id);
+        taken.add(found.id);
+      }
+    }
+    return unmet;
+  }
+
+  /** The evidence a requirement is linked to, if any. */
+  linked(requirementId: string): string | undefined {
+    return this.#links.get(requirementId);
   }
 }
 

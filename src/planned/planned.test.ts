@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../core/index.js';
 import { createScriptedProvider } from '../providers/index.js';
-import type { Provider } from '../providers/index.js';
 import { calculate, CalculationError, checkTrustGroups, EvidenceStore, plannedSettingsSchema, roleProfiles, runPlannedTurn, validatePlan } from './index.js';
-import type { PlannedEvent, PlannedModels, PlannedPort } from './index.js';
+import { managers, models, plan, port, readOne, scripted, settings } from './test-support.js';
 
-const bounds = { maxRootTasks: 6, maxChildrenPerTask: 2, maxRoundsPerTask: 6, managers: ['Order', 'Customer'], tools: ['query', 'search_managers'] };
-const plan = (value: unknown): string => JSON.stringify(value);
+const bounds = { maxRootTasks: 6, maxChildrenPerTask: 2, maxDependencyDepth: 1, maxRoundsPerTask: 6, managers: ['Order', 'Customer'], tools: ['query', 'search_managers'] };
 
 describe('validatePlan', () => {
   it('accepts a read plan with dependencies, children and a calculation, dependencies first', () => {
@@ -41,7 +38,7 @@ describe('validatePlan', () => {
     const checked = validatePlan(text, bounds);
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
-    expect(checked.problems.join(' ')).toMatch(problem);
+    expect(checked.problems.map((found) => found.message).join(' ')).toMatch(problem);
   });
 
   it('names the managers it cannot resolve', () => {
@@ -77,75 +74,15 @@ describe('calculate', () => {
 });
 
 describe('provider profiles', () => {
-  const settings = plannedSettingsSchema.parse({ enabled: true, roles: { planner: 'strong', executor: 'fast', synthesizer: 'strong', fallback: 'strong' } });
+  const settings = plannedSettingsSchema.parse({ enabled: true, roles: { planner: 'strong', simpleExecutor: 'fast', complexExecutor: 'strong', synthesizer: 'strong', fallback: 'strong' } });
   it('pins each role to a profile, and refuses roles across trust groups naming them', () => {
     const roles = roleProfiles(settings, { profiles: { strong: { provider: 'openai', providerConfig: {}, trustGroup: 'cloud' }, fast: { provider: 'ollama', providerConfig: {}, trustGroup: 'local' } }, provider: null, providerConfig: {} });
-    expect(() => checkTrustGroups(roles)).toThrow(expect.objectContaining({ code: 'trust_group_mismatch', message: expect.stringContaining("planner, synthesizer, fallback in 'cloud'; executor in 'local'") }));
+    expect(() => checkTrustGroups(roles)).toThrow(expect.objectContaining({ code: 'trust_group_mismatch', message: expect.stringContaining("planner, complexExecutor, synthesizer, fallback in 'cloud'; simpleExecutor in 'local'") }));
   });
   it('refuses a role that names no profile', () => {
     expect(() => roleProfiles(settings, { profiles: {}, provider: 'openai', providerConfig: {} })).toThrow(expect.objectContaining({ code: 'unknown_profile' }));
   });
 });
-
-const managers = [{ name: 'Order', description: 'An order.' }, { name: 'Customer', description: undefined }];
-
-/** A port over two managers whose `query` tool answers from fixed rows. */
-function port(overrides: Partial<PlannedPort> = {}): PlannedPort & { events: PlannedEvent[]; calls: { name: string; arguments: JsonValue }[]; audits: unknown[] } {
-  const events: PlannedEvent[] = [];
-  const calls: { name: string; arguments: JsonValue }[] = [];
-  const audits: unknown[] = [];
-  const rows: Record<string, JsonValue> = { Order: { data: [{ id: '4411', total: '54.00' }, { id: '4412', total: '121.50' }], total_count: 2, has_more: false }, Customer: { data: [{ name: 'Acme' }], total_count: 1, has_more: false } };
-  let clock = 0;
-  return {
-    actor: { kind: 'user', id: 'alice', roles: ['admin'] },
-    text: 'how much more is order 4412 than order 4411?',
-    history: [],
-    signal: new AbortController().signal,
-    clock: () => (clock += 1),
-    tools: [{ name: 'query', description: 'Read rows.', parameters: { type: 'object' } }, { name: 'search_managers', description: 'Find managers.', parameters: { type: 'object' } }],
-    dispatch: (call) => {
-      calls.push({ name: call.name, arguments: call.arguments });
-      const manager = (call.arguments as { manager?: string }).manager ?? 'Order';
-      return Promise.resolve(rows[manager] ?? { error: { code: 'not_found', message: 'no such manager' } });
-    },
-    emit: (event) => {
-      events.push(event);
-      return undefined;
-    },
-    recordTool: () => Promise.resolve(),
-    addUsage: () => undefined,
-    audit: (record) => audits.push(record),
-    events,
-    calls,
-    audits,
-    ...overrides,
-  };
-}
-
-const scripted = (completions: unknown[]): Provider => createScriptedProvider({ completions } as never);
-const settings = plannedSettingsSchema.parse({ enabled: true });
-const twoReadsAndADifference = plan({
-  intent: 'read',
-  tasks: [
-    { id: 't1', goal: 'the total of order 4411', managers: ['Order'] },
-    { id: 't2', goal: 'the total of order 4412', managers: ['Order'] },
-    { id: 'c1', goal: 'how much more', dependsOn: ['t1', 't2'], calculation: { operation: 'difference', operands: [{ task: 't2', field: 'total' }, { task: 't1', field: 'total' }] } },
-  ],
-});
-/** An executor's two rounds for the task about order `id`: tasks run at once, so each answers only its own. */
-const readOne = (id: string) => [
-  { when: { userTextContains: id, toolName: 'query' }, text: `Order ${id} read.` },
-  { when: { userTextContains: id }, toolCalls: [{ id: `q${id}`, name: 'query', arguments: { manager: 'Order', fields: ['id', 'total'], filters: { id } } }] },
-];
-
-function models(overrides: Partial<Record<keyof PlannedModels, unknown[]>>): PlannedModels {
-  return {
-    planner: scripted(overrides.planner ?? [{ text: twoReadsAndADifference }]),
-    executor: scripted(overrides.executor ?? [{ text: 'unused' }]),
-    synthesizer: scripted(overrides.synthesizer ?? [{ text: 'unused' }]),
-    fallback: scripted(overrides.fallback ?? [{ text: 'no' }]),
-  };
-}
 
 describe('runPlannedTurn', () => {
   it('plans, reads with task ids, calculates exactly, and answers citing its evidence, with full coverage', async () => {

@@ -56,10 +56,13 @@ export interface PlannedRunner {
   run(port: PlannedPort): Promise<PlannedOutcome>;
 }
 
-/** The models of a planned turn, one per role (the fallback also retries a failed plan or synthesis). */
+/** The models of a planned turn, one per role (the fallback retries a failed plan, task or synthesis). */
 export interface PlannedModels {
   readonly planner: Provider;
-  readonly executor: Provider;
+  /** Runs the read tasks with no routing feature: one manager, no dependency, no calculation, one query. */
+  readonly simpleExecutor: Provider;
+  /** Runs every other read task. */
+  readonly complexExecutor: Provider;
   readonly synthesizer: Provider;
   readonly fallback: Provider;
 }

@@ -54,6 +54,6 @@ export async function buildModels(roles: Readonly<Record<PlannedRole, { readonly
     if (provider === undefined) built.set(name, (provider = build(profile)));
     return provider;
   };
-  const [planner, executor, synthesizer, fallback] = await Promise.all(plannedRoles.map(model));
-  return { planner: planner!, executor: executor!, synthesizer: synthesizer!, fallback: fallback! };
+  const providers = await Promise.all(plannedRoles.map(model));
+  return Object.fromEntries(plannedRoles.map((role, index) => [role, providers[index]!])) as Record<PlannedRole, Provider>;
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** The roles of a planned turn, each pinned to a provider profile. */
-export const plannedRoles = ['planner', 'executor', 'synthesizer', 'fallback'] as const;
+/**
+ * The roles of a planned turn, each pinned to a provider profile: a task's routing features choose
+ * its executor (a cheap model takes the simple reads); the fallback retries a failed plan, task or synthesis.
+ */
+export const plannedRoles = ['planner', 'simpleExecutor', 'complexExecutor', 'synthesizer', 'fallback'] as const;
 export type PlannedRole = (typeof plannedRoles)[number];
 
 /** The profile every role uses when none is named: the configuration's own `provider`, in trust group `default`. */
@@ -34,8 +37,10 @@ export const plannedSettingsSchema = z
       .prefault({}),
     /** Root tasks a plan may hold (1–6). */
     maxRootTasks: z.int().min(1).max(6).default(6),
-    /** Children a task may hold (0–2). */
+    /** Children a root task may hold (0–2), those of the plan and those its executor declares together. */
     maxChildrenPerTask: z.int().min(0).max(2).default(2),
+    /** How deep a chain of `dependsOn` between root tasks may go (1: a root depends only on roots that depend on none). */
+    maxDependencyDepth: z.int().min(1).max(5).default(1),
     /** Tasks executed at once. */
     maxConcurrentTasks: z.int().min(1).max(6).default(3),
     /** Model rounds of one planned turn, every role together. */

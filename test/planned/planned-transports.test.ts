@@ -50,7 +50,7 @@ describe('planned turns over every transport', () => {
       store: ':memory:',
       rateLimit: { requests: 1000 },
       providerProfiles: { planner: profile('planner'), executor: profile('executor'), synthesizer: profile('synthesizer'), fallback: profile('fallback') },
-      planned: { enabled: true, roles: { planner: 'planner', executor: 'executor', synthesizer: 'synthesizer', fallback: 'fallback' } },
+      planned: { enabled: true, roles: { planner: 'planner', simpleExecutor: 'executor', complexExecutor: 'executor', synthesizer: 'synthesizer', fallback: 'fallback' } },
     });
     app = await createDemoApp({ path: ':memory:' });
     stack = await createChatStack({ app, config, cwd: dir.path });
@@ -139,9 +139,9 @@ describe('planned settings at start', () => {
       const config = parseConfig({
         provider: 'ollama',
         providerProfiles: { local: { provider: 'ollama', trustGroup: 'local' }, cloud: { provider: 'openai', providerConfig: { apiKey: 'sk-x' }, trustGroup: 'cloud' } },
-        planned: { enabled: true, roles: { planner: 'cloud', executor: 'local', synthesizer: 'local', fallback: 'local' } },
+        planned: { enabled: true, roles: { planner: 'cloud', simpleExecutor: 'local', complexExecutor: 'local', synthesizer: 'local', fallback: 'local' } },
       });
-      await expect(createChatStack({ app, config })).rejects.toMatchObject({ code: 'trust_group_mismatch', message: expect.stringMatching(/planner in 'cloud'; executor, synthesizer, fallback in 'local'/) });
+      await expect(createChatStack({ app, config })).rejects.toMatchObject({ code: 'trust_group_mismatch', message: expect.stringMatching(/planner in 'cloud'; simpleExecutor, complexExecutor, synthesizer, fallback in 'local'/) });
     } finally {
       await app.close();
     }
@@ -152,7 +152,7 @@ describe('planned settings at start', () => {
     try {
       const unknown = parseConfig({ provider: 'ollama', planned: { enabled: true, roles: { planner: 'big' } } });
       await expect(createChatStack({ app, config: unknown })).rejects.toMatchObject({ code: 'unknown_profile', message: expect.stringContaining("planner → 'big'") });
-      const alone = parseConfig({ providerProfiles: { local: { provider: 'ollama' } }, planned: { enabled: true, roles: { planner: 'local', executor: 'local', synthesizer: 'local', fallback: 'local' } } });
+      const alone = parseConfig({ providerProfiles: { local: { provider: 'ollama' } }, planned: { enabled: true, roles: { planner: 'local', simpleExecutor: 'local', complexExecutor: 'local', synthesizer: 'local', fallback: 'local' } } });
       await expect(createChatStack({ app, config: alone })).rejects.toMatchObject({ code: 'invalid_config', message: expect.stringContaining('planned.enabled needs provider') });
     } finally {
       await app.close();
@@ -178,7 +178,7 @@ describe('plumb check with planned reads', () => {
     expect(unknown.problems).toEqual([expect.objectContaining({ code: 'unknown_profile', message: expect.stringContaining("synthesizer → 'large'") })]);
     const split = await check({ provider: 'ollama', providerProfiles: { cloud: { provider: 'openai', providerConfig: { apiKey: 'sk-x' }, trustGroup: 'cloud' } }, planned: { enabled: true, roles: { planner: 'cloud' } } });
     expect(split.problems.map((problem) => problem.code)).toEqual(['trust_group_mismatch']);
-    const broken = await check({ provider: 'ollama', providerProfiles: { odd: { provider: 'no-such-provider' } }, planned: { enabled: true, roles: { planner: 'odd', executor: 'odd', synthesizer: 'odd', fallback: 'odd' } } });
+    const broken = await check({ provider: 'ollama', providerProfiles: { odd: { provider: 'no-such-provider' } }, planned: { enabled: true, roles: { planner: 'odd', simpleExecutor: 'odd', complexExecutor: 'odd', synthesizer: 'odd', fallback: 'odd' } } });
     expect(broken.problems).toEqual([expect.objectContaining({ code: 'provider_load_failed', message: expect.stringMatching(/^providerProfiles\.odd: Unknown provider 'no-such-provider'/) })]);
     const fine = await check({ provider: 'ollama', planned: { enabled: true } });
     expect(fine).toMatchObject({ code: 0, problems: [] });

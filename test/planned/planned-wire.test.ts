@@ -26,7 +26,7 @@ describe.each(WIRE_FIXTURES)('a planned turn whose roles speak $name', (fixture)
     synthesizer.reply(fixture.text([answer], [40, 8]));
     const app = await createDemoApp({ path: ':memory:' });
     const store = createMemoryStore();
-    const models = { planner: fixture.create(planner.url), executor: fixture.create(executor.url), synthesizer: fixture.create(synthesizer.url), fallback: fixture.create(planner.url) };
+    const models = { planner: fixture.create(planner.url), simpleExecutor: fixture.create(executor.url), complexExecutor: fixture.create(executor.url), synthesizer: fixture.create(synthesizer.url), fallback: fixture.create(planner.url) };
     const engine = createEngine({ app, store, tools: createChatTools(app).tools, planned: createPlannedRunner({ models, settings: plannedSettingsSchema.parse({ enabled: true }), managers: plannedManagers(app.managers) }) });
     try {
       const { events, answer: text } = await collect(engine.send({ actor: demoActors.alice, requestKey: 'k1', text: 'what is the total of order 4411, worked out with care' }));

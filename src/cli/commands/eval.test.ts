@@ -45,9 +45,9 @@ describe('plumb eval', () => {
   it('plays a packaged dataset with each case\'s scripts and exits 0 when every case passes', async () => {
     const { io, out, err } = capture();
     expect(await runCli(['eval', '--dataset', 'planned-orchestration'], io)).toBe(0);
-    expect(out.join('')).toContain('cases: 10 passed, 0 failed, 0 skipped (of 10)');
+    expect(out.join('')).toContain('cases: 16 passed, 0 failed, 0 skipped (of 16)');
     // Not a terminal: one plain line per case on stderr.
-    expect(err.join('').split('\n').filter((line) => /^\[\d+\/10\] pass /.test(line))).toHaveLength(10);
+    expect(err.join('').split('\n').filter((line) => /^\[\d+\/16\] pass /.test(line))).toHaveLength(16);
   });
 
   it('selects cases by tier and by every tag given, and skips the cases that need a model when the run has none', async () => {

@@ -46,18 +46,19 @@ describe('the turn diagnostics record', () => {
     expect(records[0]).toMatchObject({ status: 'failed', terminal: 'provider_auth', cost: null });
   });
 
-  it('carries a planned turn\'s own record: hashed ids, statuses, rounds, stage latency, coverage', async () => {
+  it('carries a planned turn\'s own record: hashed ids, roles, call states, statuses, rounds, stage latency, coverage', async () => {
     const { records, hooks } = recorder();
     const planner = createScriptedProvider({ completions: [{ text: JSON.stringify({ intent: 'read', tasks: [{ id: 't1', goal: 'part x', managers: ['Part'] }] }) }] });
     const executor = createScriptedProvider({ completions: [{ toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] }, { text: 'Read it.' }] });
     const synthesizer = createScriptedProvider({ completions: [{ text: JSON.stringify({ answer: 'Part x has SKU-1.', evidence: ['e1'] }) }] });
-    const planned = createPlannedRunner({ models: { planner, executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
+    const planned = createPlannedRunner({ models: { planner, simpleExecutor: executor, complexExecutor: executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
     const made = kit(undefined, {}, { hooks, planned });
     await made.engine.ask({ actor: alice, requestKey: key(), text: 'what is part x, in detail?' });
     const record = records[0]!;
     expect(record).toMatchObject({ status: 'completed', budgets: { reads: { used: 1 } } });
     const inner = record.planned as Record<string, JsonValue>;
-    expect(inner).toMatchObject({ event: 'planned_turn', rounds: 4, coverage: { resolved: 1, total: 1 }, terminal: null, evidence: { query: 1 } });
+    expect(inner).toMatchObject({ event: 'planned_turn', plan_attempts: 1, trust_group: 'unchecked', rounds: { used: 4, limit: 24 }, coverage: { resolved: 1, total: 1 }, terminal: null, evidence: { query: 1 } });
+    expect(inner.tasks).toMatchObject([{ role: 'simpleExecutor', attempts: [{ role: 'simpleExecutor', end: 'resolved' }], features: [], match_sources: ['exact_name', 'schema_description'], calls: [{ state: 'new' }], status: 'resolved' }]);
     expect(Object.keys(inner.latency_ms as object).sort()).toEqual(['evidence', 'planning', 'synthesis', 'turn']);
     const text = JSON.stringify(record);
     for (const secret of ['t1', 'Part', 'part x', 'lookup', 'SKU-1']) expect(text).not.toContain(secret);

@@ -9,7 +9,7 @@ function plannedOf(tasks: readonly string[], answer: string) {
   const planner = createScriptedProvider({ completions: [{ text: JSON.stringify({ intent: 'read', tasks: tasks.map((id) => ({ id, goal: `the part for ${id}`, managers: ['Part'] })) }) }] });
   const executor = createScriptedProvider({ loop: true, completions: [{ when: { toolName: 'lookup' }, text: 'Read it.' }, { toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] }] });
   const synthesizer = createScriptedProvider({ completions: [{ text: answer }] });
-  return createPlannedRunner({ models: { planner, executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
+  return createPlannedRunner({ models: { planner, simpleExecutor: executor, complexExecutor: executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
 }
 
 describe('a planned turn in the engine', () => {
@@ -30,7 +30,7 @@ describe('a planned turn in the engine', () => {
     const planner = createScriptedProvider({ completions: [{ text: plan }, { text: plan }] });
     const executor = createScriptedProvider({ loop: true, completions: [{ when: { toolName: 'lookup' }, text: 'Read it.' }, { toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] }] });
     const synthesizer = createScriptedProvider({ loop: true, completions: [{ text: JSON.stringify({ answer: 'Part x has SKU-1.', evidence: ['e1'] }) }] });
-    const planned = createPlannedRunner({ models: { planner, executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
+    const planned = createPlannedRunner({ models: { planner, simpleExecutor: executor, complexExecutor: executor, synthesizer, fallback: planner }, settings: plannedSettingsSchema.parse({ enabled: true }), managers: [{ name: 'Part', description: 'A part.' }] });
     const made = kit(undefined, {}, { planned });
     const first = await made.engine.ask({ actor: alice, requestKey: key(), text: 'part x, in detail' });
     await made.engine.ask({ actor: alice, requestKey: key(), threadId: first.events.at(-1)!.thread_id, text: 'and its price, in detail?' });
