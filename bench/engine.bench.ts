@@ -26,16 +26,13 @@ import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { generateText, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { z } from 'zod';
-import { collect, createEngine } from '../src/engine/index.js';
-import type { Provider, ProviderEvent } from '../src/providers/index.js';
 import { openPostgresStore } from '../src/postgres/index.js';
 import { createMemoryStore, openSqliteStore } from '../src/store/index.js';
 import type { Store } from '../src/store/index.js';
 import pg from 'pg';
-import { defineTool } from '../src/tools/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, measure, printTable, summarize } from './harness.js';
+import { callsSoFar, input, plumbEngine, rows } from './plumb-kit.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -45,72 +42,26 @@ const heapMb = (): number => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-const rows = { rows: [{ name: 'Bolt', sku: 'B-1' }] };
-const input = z.object({ q: z.string() });
-
-/** Tool calls since the last user message, from the tail of a message list. */
-function callsSoFar<T>(messages: readonly T[], isTool: (m: T) => boolean, isUser: (m: T) => boolean): number {
-  let count = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (isUser(message)) break;
-    if (isTool(message)) count++;
-  }
-  return count;
-}
-
 // ---- Plumb ----------------------------------------------------------------------------------
-
-function plumbProvider(k: number): Provider {
-  return {
-    name: 'bench',
-    model: 'bench',
-    checkConfiguration: () => [],
-    async *complete(request): AsyncIterable<ProviderEvent> {
-      const done = callsSoFar(request.messages, (m) => m.role === 'tool', (m) => m.role === 'user');
-      if (done < k) yield { type: 'tool_call', id: `c${done}`, name: 'lookup', arguments: `{"q":"x${done}"}` };
-      else yield { type: 'text', text: 'Bolt has SKU B-1.' };
-      yield { type: 'usage', inputTokens: 10, outputTokens: 5 };
-      yield { type: 'done', finishReason: done < k ? 'tool_calls' : 'stop' };
-      await Promise.resolve();
-    },
-  };
-}
 
 /** Turns that all continue one thread, begun with `before` turns already in it (its journal grows as it runs). */
 async function plumbLongThread(store: Store, k: number, before: number): Promise<{ run: (i: number) => Promise<void>; close: () => Promise<void> }> {
-  const engine = createEngine({
-    store,
-    provider: plumbProvider(k),
-    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
-    settings: { recoverOnStart: false },
-  });
-  const actor = { kind: 'anonymous', sessionKey: 'long' } as const;
+  const engine = plumbEngine(store, k);
   let turn = 0;
-  const one = async (): Promise<void> => {
-    turn++;
-    const { answer } = await collect(engine.send({ actor, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
-    if (answer === '') throw new Error('plumb: no answer');
-  };
+  const one = (): Promise<void> => engine.send('long', `r${++turn}`);
   for (let i = 0; i < before; i++) await one();
-  return { run: one, close: () => engine.close() };
+  return { run: one, close: engine.close };
 }
 
 function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void>; store: Store } {
-  const engine = createEngine({
-    store,
-    provider: plumbProvider(k),
-    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
-    settings: { recoverOnStart: false },
-  });
+  const engine = plumbEngine(store, k);
   let turn = 0;
   return {
-    run: async () => {
+    run: () => {
       turn++;
-      const { answer, events } = await collect(engine.send({ actor: { kind: 'anonymous', sessionKey: `s${turn}` }, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
-      if (answer === '') throw new Error(`plumb: no answer (${JSON.stringify(events.filter((event) => event.type === 'error'))})`);
+      return engine.send(`s${turn}`, `r${turn}`);
     },
-    close: () => engine.close(),
+    close: engine.close,
     store,
   };
 }
