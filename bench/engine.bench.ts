@@ -205,6 +205,32 @@ interface Kit {
 /** As bench/data.bench.ts: the local server unless one is named. */
 const postgresUrl: string = process.env.PLUMB_BENCH_POSTGRES_URL ?? process.env.PLUMB_TEST_POSTGRES_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
+/** The URL as it may be printed: without its password. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
+/** Whether a PostgreSQL server answers at `url`; when none does, one line says so and how to point the bench at one. */
+async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+    console.log(`PostgreSQL rows skipped: no server answered at ${shownUrl(url)} (${reason}); set PLUMB_BENCH_POSTGRES_URL (or PLUMB_TEST_POSTGRES_URL) to a server's URL to measure them.`);
+    return false;
+  }
+}
+
 /** The PostgreSQL journal on a schema of this child's own, dropped when the kit closes. */
 async function postgresKit(k: number, durability: 'normal' | 'full'): Promise<Kit> {
   const schema = `plumb_bench_engine_${process.pid}`;
@@ -287,14 +313,14 @@ async function replayWrites(store: Store, calls: readonly WriteCall[], i: number
 }
 
 /** The systems measured side by side, each in a process of its own (see `measureApart`). */
-const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => Kit | Promise<Kit> }[] = [
+const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => Kit | Promise<Kit>; readonly postgres?: true }[] = [
   { name: 'ai@6 generateText (MockLanguageModelV3)', make: (k) => aiTurn(k) },
   { name: 'Plumb engine, memory store', make: (k) => plumbTurn(createMemoryStore(), k) },
   { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
   { name: 'Plumb engine, SQLite store (WAL, durability full)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
   { name: '@langchain/langgraph StateGraph + ToolNode', make: (k) => langgraphTurn(k) },
-  { name: 'Plumb engine, PostgreSQL store (durability normal: synchronous_commit off)', make: (k) => postgresKit(k, 'normal') },
-  { name: 'Plumb engine, PostgreSQL store (durability full: synchronous_commit on)', make: (k) => postgresKit(k, 'full') },
+  { name: 'Plumb engine, PostgreSQL store (durability normal: synchronous_commit off)', make: (k) => postgresKit(k, 'normal'), postgres: true },
+  { name: 'Plumb engine, PostgreSQL store (durability full: synchronous_commit on)', make: (k) => postgresKit(k, 'full'), postgres: true },
 ];
 /** Systems whose floor is measured (durable stores), by index into `systems`. */
 const durable = new Set([2, 3, 5, 6]);
@@ -347,20 +373,22 @@ const benchmark: Benchmark = {
       return measureHere(Number(args[child + 1]), option(args, '--k', 1), turns, warmup, args[dirIndex + 1]!);
     }
     console.log(`engine benchmark · ${machineLine()} · ${warmup} warm-up + ${turns} measured turns per system, each system in a process of its own`);
+    const postgres = await postgresReachable(postgresUrl);
+    const inRun = new Set(systems.flatMap((system, index) => (postgres || system.postgres !== true ? [index] : [])));
     const dir = mkdtempSync(join(tmpdir(), 'plumb-engine-bench-'));
     try {
       for (const k of [1, 3]) {
         // Rounds of every system in turn, so that a slow spell of this shared machine falls on all of them.
-        const rounds: Row[][] = [];
+        const rounds: (Row | undefined)[][] = [];
         for (let round = 0; round < repeat; round++) {
           const roundDir = join(dir, `round-${round}`);
           mkdirSync(roundDir, { recursive: true });
-          rounds.push(systems.map((_, index) => measureApart(index, k, turns, warmup, roundDir)));
+          rounds.push(systems.map((_, index) => (inRun.has(index) ? measureApart(index, k, turns, warmup, roundDir) : undefined)));
         }
         printTable(
           `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text (${repeat} round${repeat === 1 ? '' : 's'}; each row the round with the system's middle median)`,
           ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (its process)', 'heap retained after GC MB', 'median / ai', 'median / ai, every round', 'CPU / ai'],
-          systems.map((_, index) => {
+          [...inRun].map((index) => {
             // Ratios within a round (same conditions); the row shows the middle round's.
             const ratios = rounds.map((round) => round[index]!.median / round[0]!.median);
             const middle = rounds.map((round, at) => ({ at, median: round[index]!.median })).sort((a, b) => a.median - b.median)[Math.floor(repeat / 2)]!.at;
@@ -372,7 +400,7 @@ const benchmark: Benchmark = {
         printTable(
           `Durable stores against their floor, K = ${k} (floor: the memory-store turn + the same turn's writes alone on the store; the round with the middle ratio)`,
           ['system', 'turn median µs', 'memory-store turn µs', "the turn's writes alone µs", 'floor µs', 'turn / floor', 'turn / floor, every round'],
-          [...durable].map((index) => {
+          [...durable].filter((index) => inRun.has(index)).map((index) => {
             const ratios = rounds.map((round) => round[index]!.median / (round[1]!.median + (round[index]!.commits ?? NaN)));
             const middle = ratios.map((ratio, at) => ({ ratio, at })).sort((a, b) => a.ratio - b.ratio)[Math.floor(repeat / 2)]!.at;
             const row = rounds[middle]![index]!;
@@ -382,7 +410,7 @@ const benchmark: Benchmark = {
         );
       }
       await journalCost(dir, [1, 3]);
-      await postgresRoundTrips(postgresUrl);
+      if (postgres) await postgresRoundTrips(postgresUrl);
       // A long conversation: each turn continues one thread of `earlier` turns (a summary round each turn, as the engine does).
       const earlier = 200;
       const longTurns = Math.min(turns, 500);
@@ -391,7 +419,7 @@ const benchmark: Benchmark = {
         ['Plumb engine, memory store', createMemoryStore()],
         ['Plumb engine, SQLite store (WAL, durability normal)', await openSqliteStore({ path: join(dir, 'long.db') })],
       ];
-      const longPostgres = await postgresKit(1, 'normal');
+      const longPostgres = postgres ? await postgresKit(1, 'normal') : undefined;
       // The same engine kit's store, one continuing thread: a returning user's turn (one round trip to begin it).
       if (longPostgres?.store !== undefined) longStores.push(['Plumb engine, PostgreSQL store (durability normal)', longPostgres.store]);
       for (const [system, store] of longStores) {
