@@ -54,7 +54,8 @@ export async function modelLoop(run: TurnRun): Promise<void> {
   for (;;) {
     if (run.stopping) return run.cancelled();
     // A message the person sent now joins the turn here, before the round that reads it.
-    if (run.parts.joinSteered !== undefined) await run.parts.joinSteered(run);
+    const joining = run.parts.joinSteered?.(run);
+    if (joining !== undefined) await joining;
     if (provider === undefined) {
       return run.fail('no_provider', 'This turn needs a language model and none is configured. Configure a provider for the engine.');
     }
@@ -88,7 +89,8 @@ export async function modelLoop(run: TurnRun): Promise<void> {
         return run.parts.dispatcher.tool(name)?.effect;
       },
       hasTools: run.parts.toolDefinitions.length > 0,
-      earlier: successfulCalls(run.turnItems()),
+      // Only calls are checked against the earlier ones: a final answer needs no look back.
+      earlier: completion.toolCalls.length > 0 ? successfulCalls(run.turnItems()) : undefined,
     });
     switch (plan.kind) {
       case 'answer':
