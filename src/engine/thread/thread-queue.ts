@@ -82,13 +82,21 @@ export class ThreadQueue {
   /** Runs the thread's next queued message when the thread is free (in the background, one promotion at a time). */
   promote(threadId: string): void {
     if (this.#closed) return;
-    const previous = this.#promoting.get(threadId) ?? Promise.resolve();
-    const next = previous.then(() => this.#promoteOnce(threadId)).catch((error: unknown) => this.#options.report(error));
+    const previous = this.#promoting.get(threadId);
+    // The usual case, no promotion under way: it starts now, without a hop through a resolved promise.
+    const next: Promise<void> = (previous === undefined ? this.#promoteOnce(threadId) : previous.then(() => this.#promoteOnce(threadId))).then(
+      () => this.#promoted(threadId, next),
+      (error: unknown) => {
+        this.#promoted(threadId, next);
+        this.#options.report(error);
+      },
+    );
     this.#promoting.set(threadId, next);
     this.#options.track(next);
-    void next.finally(() => {
-      if (this.#promoting.get(threadId) === next) this.#promoting.delete(threadId);
-    });
+  }
+
+  #promoted(threadId: string, promotion: Promise<void>): void {
+    if (this.#promoting.get(threadId) === promotion) this.#promoting.delete(threadId);
   }
 
   async #promoteOnce(threadId: string): Promise<void> {
@@ -152,10 +160,15 @@ export class ThreadQueue {
    * Before a model round: the messages sent now join the running turn, each as a `user_text` item
    * (and its leaving the queue) in one store transaction, shown with a `steer` event.
    */
-  async join(run: RunSink): Promise<void> {
+  join(run: RunSink): Promise<void> | undefined {
     const threadId = run.thread.id;
-    if (!this.#steered.has(threadId)) return;
+    // Nothing sent now (the usual round): no promise, no read.
+    if (!this.#steered.has(threadId)) return undefined;
     this.#steered.delete(threadId);
+    return this.#joinSteered(run, threadId);
+  }
+
+  async #joinSteered(run: RunSink, threadId: string): Promise<void> {
     const { store } = this.#options;
     for (const message of await store.listQueued(threadId)) {
       if (!message.steer) continue;

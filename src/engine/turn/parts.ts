@@ -40,7 +40,7 @@ export interface EngineParts {
   /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
   readonly planned: PlannedRunner | undefined;
   /** Before a model round: messages of the thread's queue sent now join the turn (thread-queue.ts). */
-  readonly joinSteered?: (run: TurnRun) => Promise<void>;
+  readonly joinSteered?: (run: TurnRun) => Promise<void> | undefined;
   /** Token estimates for the provider's model, calibrated by the usage it reports. */
   readonly tokens: TokenEstimator;
   /** `read_result`, offered to the model in the rounds whose context holds a cut result. */
@@ -69,7 +69,7 @@ export interface PartsWiring {
   readonly clock: () => number;
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   readonly tails: ThreadTails;
-  readonly joinSteered: (run: TurnRun) => Promise<void>;
+  readonly joinSteered: (run: TurnRun) => Promise<void> | undefined;
   readonly lease: () => string;
 }
 
