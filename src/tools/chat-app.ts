@@ -38,7 +38,12 @@ export interface ChatManager {
   readonly relations: readonly ChatRelation[];
   readonly chatExposed: boolean;
   /** Catalogue metadata that ranks and explains the manager (never what is visible). */
-  readonly catalog?: { readonly domain?: string | undefined; readonly useWhen?: string | undefined; readonly distinguishFrom?: readonly string[] | undefined } | undefined;
+  readonly catalog?: {
+    readonly aliases?: readonly string[] | undefined;
+    readonly domain?: string | undefined;
+    readonly useWhen?: string | undefined;
+    readonly distinguishFrom?: readonly string[] | undefined;
+  } | undefined;
   /** The host's named conditions ("overdue"): each a filter in the lookup language, `$now`/`$today` for the asking time. */
   readonly conditions?: readonly ChatCondition[] | undefined;
 }
