@@ -1,13 +1,10 @@
+import type { ManagerCatalog } from '../data/index.js';
+
 /** A manager a plan may name, as the planner reads it. */
 export interface PlannedManager {
   readonly name: string;
   readonly description: string | undefined;
-  readonly catalog?: {
-    readonly aliases?: readonly string[] | undefined;
-    readonly domain?: string | undefined;
-    readonly useWhen?: string | undefined;
-    readonly distinguishFrom?: readonly string[] | undefined;
-  } | undefined;
+  readonly catalog?: ManagerCatalog | undefined;
 }
 
 /** A manager's line in the planner's prompt: its description, then its catalogue metadata. */
