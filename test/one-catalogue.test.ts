@@ -50,6 +50,8 @@ describe('one catalogue through the CLI', () => {
     write('plain.ts', host(''));
     write('unknown.ts', host("{ Gadget: { aliases: ['gizmo'] } }"));
     write('typed.ts', host("{ Widget: { aliases: 'gizmo', usewhen: 'shelves' } }"));
+    // Not through defineHost, which would throw on import: the shape is then checked where the app is loaded.
+    write('listed.ts', host("['Widget']").replace('export default defineHost(', 'export default ('));
     for (const [role, script] of Object.entries(scripts)) write(`${role}.json`, JSON.stringify(script));
   });
   afterAll(() => dir.remove());
@@ -94,7 +96,7 @@ describe('one catalogue through the CLI', () => {
     expect((JSON.parse(found.stdout) as { manager: string; catalog?: unknown }[])[0]).toMatchObject({ manager: 'Widget', catalog: { aliases: ['doohickey'], domain: 'stock' } });
   });
 
-  it('refuses a catalogue entry for an unknown manager and a badly typed one, in plumb check and on start', async () => {
+  it('refuses a catalogue entry for an unknown manager, a badly typed one and a catalogue that is neither form, in plumb check and on start', async () => {
     const checked = await plumb('check', '--config', config('unknown', 'unknown.ts'), '--json');
     expect(checked.code).toBe(1);
     expect((JSON.parse(checked.stdout) as { problems: { code: string; message: string }[] }).problems).toEqual([
@@ -105,5 +107,10 @@ describe('one catalogue through the CLI', () => {
     expect(started.stderr).toContain('invalid_catalog');
     expect(started.stderr).toContain("Widget: unknown catalog key 'usewhen'. Keys: aliases, domain, useWhen, distinguishFrom.");
     expect(started.stderr).toContain("Widget: catalog.aliases is a list of words a person says for the manager, such as ['component', 'item'].");
+    const listed = await plumb('check', '--config', config('listed', 'listed.ts'), '--json');
+    expect((JSON.parse(listed.stdout) as { problems: { code: string; message: string }[] }).problems[0]).toEqual({
+      code: 'invalid_host',
+      message: expect.stringContaining("'catalog' is an object keyed by manager name ({ Part: { aliases: ['component'] } }) or a function (manager) => entry | undefined."),
+    });
   });
 });
