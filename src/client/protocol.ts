@@ -122,6 +122,8 @@ export interface ViewState {
   readonly question: Readonly<Record<string, JsonValue>> | null;
   /** Messages waiting in the thread's queue, head first. */
   readonly queue: readonly { readonly id: string; readonly text: string; readonly position: number; readonly steer: boolean }[];
+  /** A person asked the running turn to stop and it has not ended yet: show it stopping until its turn ends. */
+  readonly stopping: { readonly mode: 'immediate' | 'graceful'; readonly requested_at: number } | null;
 }
 
 interface ViewBase {

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
 import { classifyInterrupted } from './restart.js';
+import { runMarks } from '../shared/index.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -52,6 +53,26 @@ describe('restart', () => {
     expect(items.filter((item) => item.kind === 'user_text')).toHaveLength(1);
     expect(made.provider!.requests[0]!.messages.some((message) => message.role === 'tool')).toBe(true);
     expect(await made.store.getTurn(turnId)).toMatchObject({ status: 'completed', failureCode: null });
+  });
+
+  it('ends a turn that was stopping when its server stopped as cancelled, and keeps its queue held', async () => {
+    const store = await open();
+    const thread = await store.createThread({ owner: 'user:alice' });
+    const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'how many parts?' });
+    await store.updateTurn(begun.turn.id, { status: 'running' });
+    await store.appendItems(begun.turn.id, [readCall('c1'), runMarks.stop({ mode: 'graceful', requestedAt: 1 })]);
+    await store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice' }, requestKey: 'q', text: 'next one', limit: 10 });
+    await store.close();
+    const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store: await open() });
+    kits.push(made);
+    await made.engine.ready;
+    expect(await made.store.getTurn(begun.turn.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const state = await made.engine.threads.state({ actor: alice, threadId: thread.id });
+    expect(state.stopping).toBeNull();
+    expect(state.queue.map((entry) => entry.text)).toEqual(['next one']);
+    expect(await made.store.listTurns(thread.id)).toHaveLength(1);
+    expect(made.provider!.requests).toHaveLength(0);
   });
 
   it('re-runs a read that had not finished before retrying the model', async () => {

@@ -89,15 +89,15 @@ export interface QueuedEvent extends Base {
   readonly text: string;
 }
 /**
- * A queued message left the queue: `started` (its own turn's events follow), `steered` (it joined
- * the running turn, whose stream carries a `steer` event), or `removed`.
+ * A queued message left the queue: `started` (its own turn's events follow) or `removed`;
+ * `steered` only in the replay of a journal written when a message sent now joined the running turn.
  */
 export interface UnqueuedEvent extends Base {
   readonly type: 'unqueued';
   readonly queue_id: string;
   readonly reason: 'started' | 'steered' | 'removed';
 }
-/** A message sent now joined this running turn before its next model round: show it as the person's. */
+/** Replayed from journals written when a message sent now joined the running turn: show it as the person's. */
 export interface SteerEvent extends Base {
   readonly type: 'steer';
   readonly queue_id: string;

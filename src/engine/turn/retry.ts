@@ -2,7 +2,7 @@ import { PlumbError, actorKey } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { TurnRecord } from '../../store/index.js';
 import type { ChatEvent, EventChannel } from '../shared/index.js';
-import { newItems, retryReason, toolCallOf, toolResultOf } from '../shared/index.js';
+import { newItems, retryReason, runMarks, toolCallOf, toolResultOf } from '../shared/index.js';
 import { ownerOf, threadNotFound } from '../thread/index.js';
 import { replayEvents } from '../recovery/index.js';
 import type { TurnHost } from './runner.js';
@@ -23,7 +23,10 @@ export interface RetryRequest {
   readonly signal?: AbortSignal;
 }
 
-/** Cancels the thread's active turn, or ends its waiting one; the turn once it settled. */
+/**
+ * A person's stop: cancels the thread's active turn, or ends its waiting one; the turn once it
+ * settled. The stop is journaled first (`stop` mark) and the thread's queue is not started after it.
+ */
 export async function cancel(host: TurnHost, request: CancelRequest): Promise<TurnRecord | undefined> {
   await host.usable();
   const thread = await host.parts.store.getThread(request.threadId);
@@ -32,7 +35,7 @@ export async function cancel(host: TurnHost, request: CancelRequest): Promise<Tu
   }
   const active = host.runner.active.get(thread.id);
   if (active !== undefined) {
-    active.run.cancel(request.mode);
+    await active.run.requestStop(request.mode);
     await active.settled;
     return host.parts.store.getTurn(active.run.turnId);
   }
@@ -46,8 +49,9 @@ export async function cancel(host: TurnHost, request: CancelRequest): Promise<Tu
   const items = [...(await host.parts.store.listItems(thread.id, { turnId: turn.id }))];
   const run = new TurnRun({ parts: host.parts, actor: { kind: 'anonymous' }, thread, turn, channel, items, counters: emptyCounters });
   run.cancelMode = request.mode;
+  // The stop is the journal's before the turn ends, as for a running turn: the queue stays held after it.
+  await run.append([runMarks.stop({ mode: request.mode, requestedAt: host.parts.clock() })]);
   await run.cancelled();
-  host.queue.promote(thread.id);
   return host.parts.store.getTurn(turn.id);
 }
 

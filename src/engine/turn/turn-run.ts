@@ -2,8 +2,8 @@ import { PlumbError } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { ChatMessage } from '../../providers/index.js';
 import type { ItemRecord, NewItem, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../../store/index.js';
-import { newItems, withoutStoredResult } from '../shared/index.js';
-import type { ChatEvent, DoneEvent, EventChannel, RunEvent } from '../shared/index.js';
+import { newItems, runMarks, withoutStoredResult } from '../shared/index.js';
+import type { ChatEvent, DoneEvent, EventChannel, RunEvent, StopMode } from '../shared/index.js';
 import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
 import type { EngineParts } from './parts.js';
 import type { SessionHandle } from './router-types.js';
@@ -310,6 +310,31 @@ export class TurnRun {
       this.writesCutOff = this.runningWrites;
       this.controller.abort(new Error('The turn was cancelled; running tools did not finish in time.'));
     }, this.parts.settings.gracefulCancelMs);
+  }
+
+  /**
+   * A person's stop: journaled first (a `stop` mark, written beside the run's own steps rather than
+   * through them, so that it lands while a tool or a provider round is still running), then the run
+   * is cancelled. Views show the turn `stopping` from the mark until it ends; a restart that finds
+   * the mark ends the turn stopped. A mark that cannot be written (the lease is lost) still stops the run.
+   */
+  async requestStop(mode: StopMode): Promise<void> {
+    if (this.ended === undefined && this.cancelMode === undefined) {
+      const request = { mode: this.waitingForSlot ? 'immediate' : mode, requestedAt: this.parts.clock() } as const;
+      try {
+        const [mark] = await this.parts.store.appendItems(this.turnId, [runMarks.stop(request)], {}, { lease: this.parts.lease() });
+        if (mark !== undefined) this.#insert(mark);
+      } catch (error) {
+        this.parts.hooks.emit('error', { error, code: 'chat_error', threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
+      }
+    }
+    this.cancel(mode);
+  }
+
+  /** Puts a record written beside the run's steps in its place in `items` (ordinal order). */
+  #insert(record: ItemRecord): void {
+    const at = this.items.findIndex((item) => item.ordinal > record.ordinal);
+    this.items.splice(at === -1 ? this.items.length : at, 0, withoutStoredResult(record));
   }
 
   /**

@@ -1,0 +1,57 @@
+import type { ItemRecord, NewItem } from '../../store/index.js';
+import { retryReason } from './journal.js';
+
+/**
+ * The journal's marks of a turn's runs (docs/engine.md, "Stop" and "Regenerate"), kept as
+ * `retry_marker` items so that no store learns a new kind: a run begins at its turn's user item, a
+ * `retry` or a `regenerate` mark; a person's stop is a `stop` mark in the run it stops, written
+ * before anything is stopped, so that a restart finds the run stopping and ends it stopped.
+ */
+
+export type StopMode = 'immediate' | 'graceful';
+
+export interface StopRequest {
+  readonly mode: StopMode;
+  /** When the person asked, milliseconds since the epoch (the engine's clock). */
+  readonly requestedAt: number;
+}
+
+export const runMarks = {
+  stop: (request: StopRequest): NewItem => ({ kind: 'retry_marker', data: { reason: 'stop', mode: request.mode, requestedAt: request.requestedAt } }),
+  regenerate: (requestKey: string): NewItem => ({ kind: 'retry_marker', data: { reason: 'regenerate', requestKey } }),
+};
+
+function isRunStart(item: ItemRecord): boolean {
+  return item.kind === 'retry_marker' && (retryReason(item) === 'retry' || retryReason(item) === 'regenerate');
+}
+
+/** The stop asked of the turn's latest run, if any (`turnItems`: the turn's items in journal order). */
+export function stopRequestOf(turnItems: readonly ItemRecord[]): StopRequest | undefined {
+  for (let index = turnItems.length - 1; index >= 0; index -= 1) {
+    const item = turnItems[index]!;
+    if (isRunStart(item)) return undefined;
+    if (item.kind === 'retry_marker' && retryReason(item) === 'stop') {
+      const data = item.data as { mode?: unknown; requestedAt?: unknown };
+      return { mode: data.mode === 'graceful' ? 'graceful' : 'immediate', requestedAt: typeof data.requestedAt === 'number' ? data.requestedAt : item.createdAt };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The ordinal of the turn's latest `regenerate` mark (0 when its answer was never regenerated):
+ * the turn's items before it, other than the person's messages, are a superseded run's — kept in
+ * the journal and in views, left out of the model's history and of the new run's reckoning.
+ */
+export function regeneratedFrom(turnItems: readonly ItemRecord[]): number {
+  for (let index = turnItems.length - 1; index >= 0; index -= 1) {
+    const item = turnItems[index]!;
+    if (item.kind === 'retry_marker' && retryReason(item) === 'regenerate') return item.ordinal;
+  }
+  return 0;
+}
+
+/** True for an item a later regenerate superseded (`from`: `regeneratedFrom` of its turn). */
+export function isSuperseded(item: ItemRecord, from: number): boolean {
+  return item.ordinal < from && item.kind !== 'user_text';
+}
