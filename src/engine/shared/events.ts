@@ -70,7 +70,7 @@ export interface ErrorEvent extends Base {
   readonly code: string;
   readonly message: string;
   readonly retry_after_seconds?: number;
-  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code). */
+  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code); `not_regenerable`: `not_latest`, `active` or `not_completed`. */
   readonly reason?: string;
 }
 /** A provider attempt failed and another starts: drop the text shown since the last round began. */

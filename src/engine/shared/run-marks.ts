@@ -39,19 +39,24 @@ export function stopRequestOf(turnItems: readonly ItemRecord[]): StopRequest | u
 }
 
 /**
- * The ordinal of the turn's latest `regenerate` mark (0 when its answer was never regenerated):
- * the turn's items before it, other than the person's messages, are a superseded run's — kept in
- * the journal and in views, left out of the model's history and of the new run's reckoning.
+ * True for an item a later regenerate superseded: `from` is the ordinal of its turn's latest
+ * `regenerate` mark (0: never regenerated); the turn's items before it, other than the person's
+ * messages, are a superseded run's — kept in the journal and in views, read by nothing else.
  */
-export function regeneratedFrom(turnItems: readonly ItemRecord[]): number {
-  for (let index = turnItems.length - 1; index >= 0; index -= 1) {
-    const item = turnItems[index]!;
-    if (item.kind === 'retry_marker' && retryReason(item) === 'regenerate') return item.ordinal;
-  }
-  return 0;
-}
-
-/** True for an item a later regenerate superseded (`from`: `regeneratedFrom` of its turn). */
 export function isSuperseded(item: ItemRecord, from: number): boolean {
   return item.ordinal < from && item.kind !== 'user_text';
+}
+
+/**
+ * `items` without what a regenerate superseded (each turn's items before its latest `regenerate`
+ * mark, other than the person's messages): what a run, the model's history and a replay read.
+ * `items` itself when nothing was regenerated.
+ */
+export function withoutSuperseded(items: ItemRecord[]): ItemRecord[];
+export function withoutSuperseded(items: readonly ItemRecord[]): readonly ItemRecord[];
+export function withoutSuperseded(items: readonly ItemRecord[]): readonly ItemRecord[] {
+  const from = new Map<string, number>();
+  for (const item of items) if (item.kind === 'retry_marker' && retryReason(item) === 'regenerate') from.set(item.turnId, item.ordinal);
+  if (from.size === 0) return items;
+  return items.filter((item) => !isSuperseded(item, from.get(item.turnId) ?? 0));
 }

@@ -4,7 +4,7 @@ import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '
 import { activeTurnStatuses } from '../../store/index.js';
 import type { TurnPlan } from '../../router/index.js';
 import type { ConfirmMutationEvent, QuestionEvent, StopRequest } from '../shared/index.js';
-import { stopRequestOf } from '../shared/index.js';
+import { stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
 import { planEventOf } from '../shared/index.js';
@@ -204,7 +204,7 @@ export async function threadState(store: Store, thread: ThreadRecord): Promise<T
   const ordinal = await store.lastOrdinal(thread.id);
   const turns = await store.listTurns(thread.id);
   const turn = turns[turns.length - 1] ?? null;
-  const items = turn === null ? [] : (await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal);
+  const items = turn === null ? [] : withoutSuperseded((await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal));
   const active = turn !== null && activeTurnStatuses.includes(turn.status);
   const queued = 'listQueued' in store && typeof store.listQueued === 'function' ? await store.listQueued(thread.id) : [];
   return {
