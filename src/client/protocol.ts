@@ -124,6 +124,8 @@ export interface ViewState {
   readonly queue: readonly { readonly id: string; readonly text: string; readonly position: number; readonly steer: boolean }[];
   /** A person asked the running turn to stop and it has not ended yet: show it stopping until its turn ends. */
   readonly stopping: { readonly mode: 'immediate' | 'graceful'; readonly requested_at: number } | null;
+  /** The latest turn ended by a person's stop: nothing in the queue runs until they send one now, or remove it. */
+  readonly queue_held: boolean;
 }
 
 interface ViewBase {

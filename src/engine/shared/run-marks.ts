@@ -1,4 +1,5 @@
-import type { ItemRecord, NewItem } from '../../store/index.js';
+import type { ItemRecord, NewItem, TurnRecord } from '../../store/index.js';
+import { activeTurnStatuses } from '../../store/index.js';
 import { retryReason } from './journal.js';
 
 /**
@@ -36,6 +37,11 @@ export function stopRequestOf(turnItems: readonly ItemRecord[]): StopRequest | u
     }
   }
   return undefined;
+}
+
+/** The thread's latest turn ended by a person's stop: its queue waits for them (send now, or remove). */
+export function holdsQueue(latest: TurnRecord | undefined, turnItems: readonly ItemRecord[]): boolean {
+  return latest !== undefined && !activeTurnStatuses.includes(latest.status) && stopRequestOf(turnItems) !== undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '
 import { activeTurnStatuses } from '../../store/index.js';
 import type { TurnPlan } from '../../router/index.js';
 import type { ConfirmMutationEvent, QuestionEvent, StopRequest } from '../shared/index.js';
-import { stopRequestOf, withoutSuperseded } from '../shared/index.js';
+import { holdsQueue, stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
 import { planEventOf } from '../shared/index.js';
@@ -79,6 +79,8 @@ export interface ThreadState {
   readonly queue: readonly QueuedView[];
   /** A person asked the active turn to stop and it has not ended yet (journaled: it survives a restart until recovery ends the turn). */
   readonly stopping: StopRequest | null;
+  /** The latest turn ended by a person's stop: nothing in the queue runs until they send one now (or remove it). */
+  readonly queueHeld: boolean;
 }
 
 export function encodeThreadCursor(cursor: ThreadCursor): string {
@@ -216,6 +218,7 @@ export async function threadState(store: Store, thread: ThreadRecord): Promise<T
     question: pendingQuestion(items),
     queue: queued.map((message, index) => ({ id: message.id, text: message.text, position: index + 1, steer: message.steer })),
     stopping: active ? (stopRequestOf(items) ?? null) : null,
+    queueHeld: turn !== null && holdsQueue(turn, items),
   };
 }
 

@@ -4,7 +4,7 @@ import type { BeginTurnResult, QueuedMessage, Store } from '../../store/index.js
 import { activeTurnStatuses } from '../../store/index.js';
 import type { EventChannel } from '../shared/index.js';
 import type { ChatEvent } from '../shared/index.js';
-import { stopRequestOf } from '../shared/index.js';
+import { holdsQueue } from '../shared/index.js';
 import type { QueuedView } from './thread-ops.js';
 
 /** Who waits on a queued message: the stream of the `send` that queued it. */
@@ -148,7 +148,7 @@ export class ThreadQueue {
     const { store } = this.#options;
     const latest = (await store.listTurns(threadId)).at(-1);
     if (latest === undefined || activeTurnStatuses.includes(latest.status)) return false;
-    return stopRequestOf(await store.listItems(threadId, { turnId: latest.id })) !== undefined;
+    return holdsQueue(latest, await store.listItems(threadId, { turnId: latest.id }));
   }
 
   #detached(): EventChannel<ChatEvent> {
