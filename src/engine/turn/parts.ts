@@ -14,7 +14,6 @@ import type { EngineSettings } from '../settings.js';
 import { storeConfirmations } from './confirmation-adapter.js';
 import { LiveSessions } from './live-sessions.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
-import type { TurnRun } from './turn-run.js';
 
 /** What every run of every turn shares: the engine's parts. */
 export interface EngineParts {
@@ -39,8 +38,6 @@ export interface EngineParts {
   readonly tails: ThreadTails;
   /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
   readonly planned: PlannedRunner | undefined;
-  /** Before a model round: messages of the thread's queue sent now join the turn (thread-queue.ts). */
-  readonly joinSteered?: (run: TurnRun) => Promise<void>;
   /** Token estimates for the provider's model, calibrated by the usage it reports. */
   readonly tokens: TokenEstimator;
   /** `read_result`, offered to the model in the rounds whose context holds a cut result. */
@@ -69,7 +66,6 @@ export interface PartsWiring {
   readonly clock: () => number;
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   readonly tails: ThreadTails;
-  readonly joinSteered: (run: TurnRun) => Promise<void>;
   readonly lease: () => string;
 }
 
@@ -127,7 +123,6 @@ export function buildParts(options: PartsSource, settings: EngineSettings, hooks
     routing,
     tails: wiring.tails,
     planned: options.planned,
-    joinSteered: wiring.joinSteered,
     lease: wiring.lease,
   };
 }

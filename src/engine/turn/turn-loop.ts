@@ -53,8 +53,6 @@ export async function modelLoop(run: TurnRun): Promise<void> {
   const { settings, provider } = run.parts;
   for (;;) {
     if (run.stopping) return run.cancelled();
-    // A message the person sent now joins the turn here, before the round that reads it.
-    if (run.parts.joinSteered !== undefined) await run.parts.joinSteered(run);
     if (provider === undefined) {
       return run.fail('no_provider', 'This turn needs a language model and none is configured. Configure a provider for the engine.');
     }
