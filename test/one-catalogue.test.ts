@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb } from './support/cli.js';
-import { tempDir } from './support/temp.js';
+import { tempDir, writeFileIn } from './support/temp.js';
 
 /**
  * One catalogue, read by the router, `search_managers` and the planner: a small app whose only word
@@ -37,12 +36,7 @@ const scripts = {
 
 describe('one catalogue through the CLI', () => {
   const dir = tempDir('plumb-catalogue-');
-  const write = (name: string, text: string): string => {
-    const path = join(dir.path, name);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, text);
-    return path;
-  };
+  const write = (name: string, text: string): string => writeFileIn(dir.path, name, text);
   const config = (name: string, app: string, extra: Record<string, unknown> = {}): string => write(`${name}/plumb.config.json`, JSON.stringify({ app: `../${app}`, database: ':memory:', ...extra }));
   beforeAll(() => {
     write('mapped.ts', host(mapping));
