@@ -1,6 +1,7 @@
 import { PlumbError, actorKey } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { ThreadRecord, TurnRecord } from '../../store/index.js';
+import { activeTurnStatuses } from '../../store/index.js';
 import type { ChatEvent, EventChannel } from '../shared/index.js';
 import { newItems, retryReason, runMarks, toolCallOf, toolResultOf } from '../shared/index.js';
 import { ownerOf, threadNotFound } from '../thread/index.js';
@@ -129,7 +130,7 @@ async function regenerate(host: TurnHost, request: RetryRequest, found: { readon
 /** Why an answer may not be regenerated, as the `reason` of `not_regenerable`. */
 export function regenerateRefusal(turn: TurnRecord, latest: TurnRecord | undefined): { readonly reason: string; readonly message: string } | undefined {
   if (latest?.id !== turn.id) return { reason: 'not_latest', message: 'Only the latest answer of a conversation can be regenerated; a later message was sent after this one.' };
-  if (turn.status === 'accepted' || turn.status === 'running' || turn.status === 'waiting') return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for its answer.' };
+  if (activeTurnStatuses.includes(turn.status)) return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for its answer.' };
   if (turn.status !== 'completed') return { reason: 'not_completed', message: 'This turn has no completed answer to regenerate: retry it (without regenerate) when it may be retried, or send the message again.' };
   return undefined;
 }
@@ -165,7 +166,7 @@ export function retryRefusal(turn: TurnRecord, latest: TurnRecord | undefined): 
     return { reason: 'effect_outcome_unknown', message: 'This turn stopped while a change was running; it cannot be retried because the change might run twice. Check the data and ask again.' };
   }
   if (latest?.id !== turn.id) return { reason: 'not_latest', message: 'Only the latest turn of a conversation can be retried; a later message was sent after this one.' };
-  if (turn.status === 'accepted' || turn.status === 'running' || turn.status === 'waiting') return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for it to end.' };
+  if (activeTurnStatuses.includes(turn.status)) return { reason: 'active', message: 'This turn is still running or waiting; stop it first, or wait for it to end.' };
   if (turn.status === 'completed') return { reason: 'completed', message: 'This turn completed; regenerate its answer (retry with regenerate: true), or send the message again.' };
   const retryable = turn.status === 'cancelled' ? code === 'cancelled' : code === 'interrupted' || code === 'rate_limited' || code === 'deadline_exceeded' || code.startsWith('provider_');
   if (retryable) return undefined;
