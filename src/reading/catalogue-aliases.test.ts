@@ -11,11 +11,12 @@ import { openInMemory } from './test-support/host-apps.js';
 const open = { read: () => true };
 const Widget = defineManager({ name: 'Widget', fields: { name: 'string' }, chatExposed: true, permissions: open, catalog: { aliases: ['gizmo'] } });
 const Supplier = defineManager({ name: 'Supplier', fields: { name: 'string' }, chatExposed: true, permissions: open });
+const Vessel = defineManager({ name: 'Vessel', fields: { name: 'string' }, chatExposed: true, permissions: open, catalog: { aliases: ['ferry'] } });
 
 let opened: OpenedApp;
 let reader: AppReader;
 beforeAll(async () => {
-  opened = await openInMemory(defineHost({ managers: [Widget, Supplier], catalog: { Supplier: { aliases: ['provedor', 'vendor'] } }, seed: [{ manager: 'Widget', rows: [{ name: 'Sprocket' }] }] }));
+  opened = await openInMemory(defineHost({ managers: [Widget, Supplier, Vessel], catalog: { Supplier: { aliases: ['provedor', 'vendor'] } }, seed: [{ manager: 'Widget', rows: [{ name: 'Sprocket' }] }] }));
   reader = await createAppReader({ app: opened.app, hostTools: [], vocabulary: { languages: { en: { data: { managers: { Widget: ['doodad', 'doodads'] } } } } }, secret: 'catalogue-aliases-secret-0123456789' });
 });
 afterAll(async () => opened.close());
@@ -30,6 +31,9 @@ describe('catalogue aliases as router words', () => {
     expect(tool('list the gizmos', 'en')).toBe('query_widget');
     expect(tool('list the vendors', 'en')).toBe('query_supplier');
     expect(tool('liste os provedores', 'pt-BR')).toBe('query_supplier');
+  });
+  it('says an alias Portuguese cannot pluralize in its English plural, as a loan word is', () => {
+    expect(tool('liste os ferries', 'pt-BR')).toBe('query_vessel');
   });
   it("keeps the vocabulary's data words for a manager beside its aliases", () => {
     expect(tool('list the doodads', 'en')).toBe('query_widget');

@@ -117,7 +117,9 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
     // The catalogue's aliases are the host's own words: the manager is said by them in every language.
     const aliases = indexed.entry.catalog?.aliases ?? [];
     managers[name] = [...new Set([phrase, plural(phrase), ...aliases.flatMap((alias) => [alias, ...inflections(alias, 'en')])])];
-    const pt = [...portugueseWords(phrase), ...aliases.flatMap((alias) => [alias, ...inflections(alias, 'pt-BR')])];
+    // An alias Portuguese cannot pluralize ("ferry") is a loan word, said in the plural as in English ("ferries").
+    const ptAlias = (alias: string): string[] => { const forms = inflections(alias, 'pt-BR'); return forms.length > 0 ? forms : inflections(alias, 'en'); };
+    const pt = [...portugueseWords(phrase), ...aliases.flatMap((alias) => [alias, ...ptAlias(alias)])];
     if (pt.length > 0) ptManagers[name] = [...new Set(pt)];
     const measured = measuredFields(indexed.entry.fields);
     for (const field of indexed.entry.fields) {
