@@ -7,8 +7,8 @@
 export { PlumbError, isPlumbError, anonymous, userActor, isAuthenticated, hasRole, actorKey, canonicalJson, canonicalHash } from './core/index.js';
 export type { Actor, UserActor, AnonymousActor, JsonValue, JsonObject, PlumbErrorJSON } from './core/index.js';
 
-export { defineManager, defineApp, sqlite, filterKeys, fieldTypes } from './data/index.js';
-export type { App, AppOptions, Database, SqliteDatabase, SqliteOptions, DataSettings, FieldSpec, FieldType, Manager, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './data/index.js';
+export { defineManager, defineApp, sqlite, filterKeys, fieldTypes, managerCatalogSchema, withCatalog } from './data/index.js';
+export type { App, AppOptions, CatalogSource, Database, SqliteDatabase, SqliteOptions, DataSettings, FieldSpec, FieldType, Manager, ManagerCatalog, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './data/index.js';
 
 export { defineTool, toolError, askUser, createDispatcher, createChatTools, createChatDispatcher, createMemoryConfirmationStore, createSqliteConfirmationStore, renderTools } from './tools/index.js';
 export type { Tool, ToolSpec, ToolContext, ToolEffect, ToolResult, QuestionSpec, QuestionResult, ToolSettings, Dispatcher, DispatchInstrument, InstrumentedCall, ConfirmationStore } from './tools/index.js';

@@ -1,21 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plumb } from './support/cli.js';
-import { tempDirEach } from './support/temp.js';
+import { tempDirEach, writeFileIn } from './support/temp.js';
 
 const host = "import { defineHost, defineManager } from 'plumb-agent';\nexport default defineHost({ managers: [defineManager({ name: 'Note', fields: { body: 'string' }, chatExposed: true })] });\n";
 
 /** Bad input to the configuration and what it names: each a coded error, exit 1, nothing created. */
 describe('a configuration that names what is not there', () => {
   const dir = tempDirEach('plumb-config-errors-');
-  const write = (file: string, text: string): string => {
-    const path = join(dir.path, file);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, text);
-    return path;
-  };
+  const write = (file: string, text: string): string => writeFileIn(dir.path, file, text);
   const config = (settings: Record<string, unknown>): string => write('plumb.config.json', JSON.stringify(settings));
   const problems = async (file: string): Promise<{ code: string; message: string }[]> => {
     const run = await plumb('check', '--config', file, '--json');

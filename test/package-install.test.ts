@@ -132,7 +132,7 @@ describe('the packed package, installed into an empty project', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/eval_dataset_unknown: .*large-schema, league, observatory, planned-orchestration/);
+    expect(unknown.stderr).toMatch(/eval_dataset_unknown: .*large-schema, league, model-basics, model-discovery, observatory, planned-orchestration/);
   });
 
   it('serves the demo on a free port and answers one turn over HTTP', async () => {

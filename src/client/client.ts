@@ -63,8 +63,13 @@ export interface PlumbClient {
   resume(input: TurnInput & { readonly requestKey: string }, options?: CallOptions): TurnStream;
   /** Stops a thread's active turn (`POST {chat}cancel/`): immediately (default), or gracefully; resolves with the turn it stopped. */
   cancel(thread: string, options?: CallOptions & { readonly mode?: 'immediate' | 'graceful' }): Promise<CancelOutcome>;
-  /** Runs a stopped or failed turn again (`POST {chat}retry/`), by its id or as its thread's latest; refused with `not_retryable` and a `reason` where that is not safe. */
-  retry(target: { readonly turn?: string; readonly thread?: string; readonly requestKey?: string }, options?: CallOptions): TurnStream;
+  /**
+   * Runs a stopped or failed turn again (`POST {chat}retry/`), by its id or as its thread's latest;
+   * refused with `not_retryable` and a `reason` where that is not safe. `regenerate: true` gives the
+   * latest completed turn a new answer (the old one stays, superseded; a write waits for a new
+   * confirmation), refused with `not_regenerable` and a `reason` for any other turn.
+   */
+  retry(target: { readonly turn?: string; readonly thread?: string; readonly requestKey?: string; readonly regenerate?: boolean }, options?: CallOptions): TurnStream;
   /**
    * A live view of a thread (`GET {chat}threads/:id/view/`): a `view` of it now, then its items and
    * turn changes as they are committed, each with a `seq`. With `after` (a `seq`), what came after
@@ -270,7 +275,7 @@ export function createPlumbClient(options: PlumbClientOptions = {}): PlumbClient
     },
     retry: (target, callOptions = {}) => {
       const requestKey = target.requestKey ?? newRequestKey();
-      const body = target.turn !== undefined ? { turn: target.turn } : { thread: target.thread };
+      const body = { ...(target.turn !== undefined ? { turn: target.turn } : { thread: target.thread }), ...(target.regenerate === true ? { regenerate: true } : {}) };
       return {
         requestKey,
         async *[Symbol.asyncIterator]() {

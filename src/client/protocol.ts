@@ -58,7 +58,7 @@ export interface ErrorEvent extends EventBase {
   readonly code: string;
   readonly message: string;
   readonly retry_after_seconds?: number;
-  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code). */
+  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code); `not_regenerable`: `not_latest`, `active` or `not_completed`. */
   readonly reason?: string;
 }
 
@@ -122,6 +122,10 @@ export interface ViewState {
   readonly question: Readonly<Record<string, JsonValue>> | null;
   /** Messages waiting in the thread's queue, head first. */
   readonly queue: readonly { readonly id: string; readonly text: string; readonly position: number; readonly steer: boolean }[];
+  /** A person asked the running turn to stop and it has not ended yet: show it stopping until its turn ends. */
+  readonly stopping: { readonly mode: 'immediate' | 'graceful'; readonly requested_at: number } | null;
+  /** The latest turn ended by a person's stop: nothing in the queue runs until they send one now, or remove it. */
+  readonly queue_held: boolean;
 }
 
 interface ViewBase {

@@ -195,7 +195,7 @@ async function checkApp(host: HostDefinition, config: PlumbConfig, root: string,
   }
   let app: App;
   try {
-    app = defineApp({ managers: host.managers, database, tables });
+    app = defineApp({ managers: host.managers, ...(host.catalog === undefined ? {} : { catalog: host.catalog }), database, tables });
   } catch (error) {
     await database.close();
     if (!isPlumbError(error)) throw error;

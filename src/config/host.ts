@@ -1,6 +1,6 @@
 import { PlumbError } from '../core/index.js';
 import { tableModes } from '../data/index.js';
-import type { App, DataSettingsInput, ManagerSpec, TableMode } from '../data/index.js';
+import type { App, CatalogSource, DataSettingsInput, ManagerSpec, TableMode } from '../data/index.js';
 import type { RulebookInput, VocabularyFile } from '../router/index.js';
 import type { Tool } from '../tools/index.js';
 import type { ActorRow } from '../reading/index.js';
@@ -22,6 +22,12 @@ export type { TableMode };
 export interface HostDefinition {
   /** The managers over the app's tables (`defineManager`). */
   readonly managers: readonly ManagerSpec[];
+  /**
+   * The managers' catalogue (aliases, domain, useWhen, distinguishFrom), laid over each manager's own
+   * `catalog`: an object keyed by manager name, or a function `(manager) => entry | undefined`
+   * called once per chat-exposed manager. The router, `search_managers` and the planner read it.
+   */
+  readonly catalog?: CatalogSource;
   /**
    * `own` (default): Plumb creates the tables of a new database and changes them only through
    * migrations (`plumb migrate`); it creates none in a database that already holds other tables.
@@ -51,7 +57,7 @@ export interface HostDefinition {
   readonly actorRow?: ActorRow;
 }
 
-const hostKeys = new Set(['managers', 'tables', 'tools', 'vocabulary', 'rulebook', 'seed', 'settings', 'examples', 'data', 'actorRow']);
+const hostKeys = new Set(['managers', 'catalog', 'tables', 'tools', 'vocabulary', 'rulebook', 'seed', 'settings', 'examples', 'data', 'actorRow']);
 
 /** Checks a host definition's shape and returns it frozen; throws `invalid_host` naming every problem. */
 export function defineHost(definition: HostDefinition): HostDefinition {
@@ -68,6 +74,10 @@ export function hostProblems(value: unknown): string[] {
   for (const key of Object.keys(definition)) if (!hostKeys.has(key)) problems.push(`Unknown key '${key}'. Keys: ${[...hostKeys].join(', ')}.`);
   if (!Array.isArray(definition.managers) || definition.managers.length === 0) problems.push("'managers' is a non-empty list of defineManager(…) declarations.");
   if (definition.tables !== undefined && !(tableModes as readonly unknown[]).includes(definition.tables)) problems.push(`'tables' is ${tableModes.map((mode) => `'${mode}'`).join(', ')}, got ${JSON.stringify(definition.tables)}.`);
+  const catalog = definition.catalog;
+  if (catalog !== undefined && typeof catalog !== 'function' && (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog))) {
+    problems.push("'catalog' is an object keyed by manager name ({ Part: { aliases: ['component'] } }) or a function (manager) => entry | undefined.");
+  }
   if (definition.tools !== undefined && typeof definition.tools !== 'function' && !Array.isArray(definition.tools)) problems.push("'tools' is a list of defineTool(…) tools or a function (app) => tools.");
   for (const key of ['vocabulary', 'rulebook'] as const) {
     const given = definition[key];

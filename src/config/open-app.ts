@@ -53,6 +53,7 @@ export async function openHostApp(options: OpenAppOptions): Promise<OpenedApp> {
   try {
     app = defineApp({
       managers: host.managers,
+      ...(host.catalog === undefined ? {} : { catalog: host.catalog }),
       database,
       tables,
       ...(options.migrations === undefined ? {} : { migrations: () => loadMigrationFiles(options.migrations!.folder, options.migrations!.load) }),

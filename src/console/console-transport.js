@@ -180,10 +180,13 @@ export function createTransport(options) {
       socket.send(JSON.stringify({ type: 'answer', question_id: id, ...answer }));
       return streaming;
     },
-    /** Runs a stopped or failed turn again; resolves as `sendTurn` does (a refusal is a `not_retryable` event with its `reason`). */
-    async retry(turn) {
-      if (!socketOpen()) return relay(() => client.retry({ turn }));
-      socket.send(JSON.stringify({ type: 'retry', turn }));
+    /**
+     * Runs a stopped or failed turn again, or (`regenerate`) gives the latest completed one a new
+     * answer; resolves as `sendTurn` does (a refusal is a `not_retryable` or `not_regenerable` event with its `reason`).
+     */
+    async retry(turn, regenerate = false) {
+      if (!socketOpen()) return relay(() => client.retry({ turn, regenerate }));
+      socket.send(JSON.stringify({ type: 'retry', turn, ...(regenerate ? { regenerate: true } : {}) }));
       return streaming;
     },
     /** Stops the thread's active turn at once; its stream ends with the `cancelled` error. Rejects with the refusal. */

@@ -28,10 +28,18 @@ const state = {
   /** The thread's queue, head first (`[{ id, text, position, steer }]`), and the ids of this tab's messages in it. */
   queue: [],
   mine: new Set(),
+  /** Queued messages seen leaving the queue: a change's answer from before they left does not bring them back. */
+  left: new Set(),
   /** Stops following the open thread's live view. */
   stopView: undefined,
   /** The Retry button of the latest turn that failed or was stopped (a newer turn takes it away). */
   retry: undefined,
+  /** The Regenerate button under the latest completed answer (a newer turn takes it away). */
+  regenerate: undefined,
+  /** The active turn a person asked to stop, until it ended: Stop says Stopping… meanwhile. */
+  stopping: undefined,
+  /** The thread's latest turn, when a stop ended it: its queue waits for the person (send now, or remove). */
+  held: undefined,
   busy: false,
   chatEnabled: true,
   bodyLimit: undefined,
@@ -93,6 +101,7 @@ function addEntry(node, from = 'assistant', label) {
 }
 
 function addUserMessage(text) {
+  dropRegenerate();
   return addEntry(el('div', { class: 'msg user', 'data-role': 'user' }, text), 'user', 'You');
 }
 
@@ -195,6 +204,39 @@ function errorBox(event) {
     }, 1000);
   }
   return box;
+}
+
+// ---- regenerate -----------------------------------------------------------------------------
+
+function dropRegenerate() {
+  state.regenerate?.closest('li')?.remove();
+  state.regenerate = undefined;
+}
+
+/** The latest turn completed: its answer may be regenerated (the server refuses any other turn, and says why). */
+function offerRegenerate(turnId) {
+  dropRegenerate();
+  state.regenerate = el('button', { type: 'button', class: 'regenerate', onclick: () => {
+    dropRegenerate();
+    markSuperseded();
+    takeTurn(turnId);
+    void transport.retry(turnId, true).then(endIfStreamEnded, networkFailure);
+  } }, 'Regenerate');
+  addEntry(el('div', { class: 'regenerate-row' }, state.regenerate));
+}
+
+/**
+ * The latest turn's answer is being regenerated (here, or in the journal: its `regenerate` mark):
+ * what it showed after the person's message stays, folded as superseded.
+ */
+function markSuperseded(on = true) {
+  const entries = [...log.children];
+  const from = entries.findLastIndex((entry) => entry.classList.contains('from-user'));
+  for (const entry of entries.slice(from + 1)) {
+    if (on && !entry.classList.contains('superseded')) entry.prepend(el('span', { class: 'superseded-label' }, 'Superseded'));
+    if (!on) entry.querySelector('.superseded-label')?.remove();
+    entry.classList.toggle('superseded', on);
+  }
 }
 
 // ---- the confirmation card ------------------------------------------------------------------
@@ -431,6 +473,7 @@ function resolveQuestion(data) {
 
 function startTurn(id, text) {
   dropRetry();
+  dropRegenerate();
   state.turn = { id, text, entry: undefined, assistant: undefined, unread: false };
   if (id !== undefined) state.own.add(id);
   setBusy(true);
@@ -551,11 +594,14 @@ function showEvent(event, display, finish) {
         addHint(`I could not read that, and no language model is set up here to try (${event.code}).`);
         break;
       }
+      // Nothing was regenerated: what it showed is the answer still.
+      if (event.code === 'not_regenerable') markSuperseded(false);
       addEntry(errorBox(event));
       finish();
       break;
     case 'done':
       finish();
+      if (event.turn_id) offerRegenerate(event.turn_id);
       break;
     default:
       break;
@@ -571,6 +617,12 @@ function finishDisplay(display) {
 function finishTurn() {
   const turn = state.turn;
   if (turn) finishDisplay(turn);
+  if (turn?.id !== undefined && state.stopping === turn.id) {
+    // Its stream ended after a stop: the queue waits for the person.
+    state.stopping = undefined;
+    state.held = turn.id;
+    showQueue(state.queue);
+  }
   state.turn = undefined;
   setBusy(false);
   if (turn?.unread) addHint();
@@ -600,13 +652,25 @@ function setBusy(busy) {
   showStop();
 }
 
+/** Stop while a turn runs; Stopping… (not clickable) from the person's stop until the turn ended, whichever tab asked. */
 function showStop() {
-  $('stop').hidden = !(state.busy || state.active);
+  const stop = $('stop');
+  stop.hidden = !(state.busy || state.active || state.stopping);
+  stop.disabled = state.stopping !== undefined;
+  stop.textContent = state.stopping === undefined ? 'Stop' : 'Stopping…';
+  stop.dataset.state = state.stopping === undefined ? 'running' : 'stopping';
 }
 
 $('stop').addEventListener('click', () => {
   if (!state.thread) return;
-  transport.cancel(state.thread).catch((error) => showNotice(`Not stopped: ${error.message}`));
+  const stopping = state.active ?? state.turn?.id;
+  if (stopping !== undefined) state.stopping = stopping;
+  showStop();
+  transport.cancel(state.thread).catch((error) => {
+    state.stopping = undefined;
+    showStop();
+    showNotice(`Not stopped: ${error.message}`);
+  });
 });
 
 // ---- the live view --------------------------------------------------------------------------
@@ -660,6 +724,9 @@ function showItem(item, settled = new Set()) {
       if (data.reason === 'provider') {
         display.drafts.delete(step);
         show('retry', {});
+      } else if (data.reason === 'regenerate') {
+        closeBubble(display);
+        markSuperseded();
       } else if (data.reason === 'plan' && data.plan) {
         show('plan', { outcome: data.plan.outcome, language: data.plan.language, steps: (data.plan.steps ?? []).map((planned) => ({ tool: planned.selection?.tool })) });
       }
@@ -713,6 +780,11 @@ function onView(event) {
   if (event.type === 'thread_deleted') return threadDeleted();
   if (event.type !== 'item') return;
   const item = event.item;
+  // A stop, from this tab or any other: the turn shows stopping until it ended.
+  if (item.kind === 'retry_marker' && item.data?.reason === 'stop' && state.active === item.turnId) {
+    state.stopping = item.turnId;
+    showStop();
+  }
   // A card of this tab's turn answered elsewhere: the rest of that turn streams there, and shows here from the view.
   if ((item.kind === 'confirmation_resolution' && resolveCard(item.data)) || (item.kind === 'answer' && resolveQuestion(item.data))) state.own.delete(item.turnId);
   if (state.own.has(item.turnId) || claimed(item)) return;
@@ -725,18 +797,32 @@ const activeStatuses = ['accepted', 'running', 'waiting'];
 function showState(view) {
   const active = view.turn !== null && activeStatuses.includes(view.turn.status);
   state.active = active ? view.turn.id : undefined;
+  state.stopping = active && view.stopping ? view.turn.id : undefined;
+  state.held = view.queue_held === true ? view.turn.id : undefined;
   if (!active || state.watched?.id !== view.turn.id) finishWatched();
+  // A thread opened on its completed answer (not one this tab just streamed, which offered it already).
+  if (view.turn?.status === 'completed' && !state.busy && !state.regenerate) offerRegenerate(view.turn.id);
   showQueue(view.queue ?? []);
   showStop();
 }
 
 function turnChanged(event) {
-  if (activeStatuses.includes(event.status)) state.active = event.turn_id;
-  else {
+  if (activeStatuses.includes(event.status)) {
+    state.active = event.turn_id;
+    // Another turn began (a late status of the stopped one changes nothing).
+    if (state.held !== event.turn_id) state.held = undefined;
+  } else {
     if (state.active === event.turn_id) state.active = undefined;
+    // A turn a person stopped (cancelled, or failed when a write was cut off at the graceful deadline) holds the queue.
+    if (state.stopping === event.turn_id || event.status === 'cancelled') state.held = event.turn_id;
+    if (state.stopping === event.turn_id) state.stopping = undefined;
     if (state.watched?.id === event.turn_id) finishWatched();
-    if (!state.own.has(event.turn_id)) void loadThreads();
+    if (!state.own.has(event.turn_id)) {
+      if (event.status === 'completed') offerRegenerate(event.turn_id);
+      void loadThreads();
+    }
   }
+  showQueue(state.queue);
   showStop();
 }
 
@@ -749,6 +835,9 @@ function threadDeleted() {
   state.stopView = undefined;
   finishWatched();
   state.active = undefined;
+  state.stopping = undefined;
+  state.held = undefined;
+  dropRegenerate();
   state.thread = undefined;
   state.newThread = true;
   sessionStorage.removeItem('plumb.thread');
@@ -766,10 +855,14 @@ function follow(id, after) {
 
 // ---- the queue ------------------------------------------------------------------------------
 
-/** The thread's queue above the composer: each message with its place, to edit, remove or send now. */
+/**
+ * The thread's queue above the composer: each message with its place, to edit, remove or send now.
+ * After a stop nothing in it runs by itself: it says so, and waits for the person.
+ */
 function showQueue(queue) {
-  state.queue = [...queue].sort((a, b) => a.position - b.position);
-  $('queue').replaceChildren(...state.queue.map(queuedEntry));
+  state.queue = queue.filter((entry) => !state.left.has(entry.id)).sort((a, b) => a.position - b.position);
+  const held = state.held !== undefined && state.active === undefined && state.queue.length > 0;
+  $('queue').replaceChildren(...(held ? [el('li', { class: 'queue-held', role: 'status' }, 'Stopped. These wait for you: send one now, or remove it.')] : []), ...state.queue.map(queuedEntry));
   $('queue').hidden = state.queue.length === 0;
 }
 
@@ -812,8 +905,9 @@ function queued(event) {
   showQueue([...state.queue.filter((entry) => entry.id !== event.queue_id), { id: event.queue_id, text: event.text, position: event.position, steer: false }]);
 }
 
-/** A queued message left the queue: `started` (its turn streams here), `removed`, or `steered` (the running turn shows it). */
+/** A queued message left the queue: `started` (its turn streams here) or `removed` (`steered` only replayed from older journals). */
 function unqueued(event) {
+  state.left.add(event.queue_id);
   const entry = state.queue.find((candidate) => candidate.id === event.queue_id);
   showQueue(state.queue.filter((candidate) => candidate !== entry).map((candidate, index) => ({ ...candidate, position: index + 1 })));
   if (event.reason !== 'started') return;
@@ -986,6 +1080,9 @@ function clearThread() {
   state.question = undefined;
   state.watched = undefined;
   state.active = undefined;
+  state.stopping = undefined;
+  state.held = undefined;
+  state.regenerate = undefined;
   showQueue([]);
   showStop();
   clearNotice();

@@ -6,6 +6,8 @@ import type { Actor } from '../core/index.js';
 import { loadRows } from './bulk-load.js';
 import type { Database } from './database.js';
 import type { ManagerSpec } from './definition-types.js';
+import { withCatalog } from './host-catalog.js';
+import type { CatalogSource } from './host-catalog.js';
 import { plumbGraphqlError, timeoutError, toWireError } from './graphql-errors.js';
 import { buildSchema } from './graphql-schema.js';
 import type { DataContext } from './graphql-schema.js';
@@ -30,6 +32,8 @@ export type TableMode = (typeof tableModes)[number];
 
 export interface AppOptions {
   readonly managers: readonly ManagerSpec[];
+  /** The host's catalogue, laid over the managers' own `catalog` (`withCatalog`): an object keyed by manager name or a function. */
+  readonly catalog?: CatalogSource;
   readonly database: Database;
   /**
    * `own` (default): missing tables are created by `ready()`, unless the database already holds
@@ -334,7 +338,7 @@ class DataApp implements App {
  * (which every other method awaits).
  */
 export function defineApp(options: AppOptions): App {
-  const { managers, problems } = resolveManagers(options.managers);
+  const { managers, problems } = resolveManagers(withCatalog(options.managers, options.catalog));
   if (problems.length > 0) {
     throw new PlumbError('invalid_definition', `Invalid app definition:\n- ${problems.join('\n- ')}`, { details: { problems } });
   }

@@ -1,5 +1,6 @@
 import { fieldTypes } from './definition-types.js';
-import type { FieldSpec, FieldType, ManagerCatalog, ManagerSpec, RelationSpec } from './definition-types.js';
+import type { FieldSpec, FieldType, ManagerSpec, RelationSpec } from './definition-types.js';
+import { catalogProblems } from './manager-catalog.js';
 import { toStorage, ValueProblem } from './field-values.js';
 import { managerNamePattern, memberNamePattern, sqlNamePattern } from './naming.js';
 
@@ -89,23 +90,6 @@ function checkRelation(owner: string, name: string, raw: unknown, problems: stri
   if (spec.kind === 'many' && (typeof spec.via !== 'string' || spec.via.length === 0)) problems.push(`${where}: a many relation names, in 'via', the one relation on ${String(spec.target)} that it reverses.`);
 }
 
-/** Problems of one declaration on its own (cross-manager checks live in defineApp). */
-function checkCatalog(name: string, catalog: ManagerCatalog, problems: string[]): void {
-  if (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog)) {
-    problems.push(`${name}: catalog is an object { domain?, useWhen?, distinguishFrom? }.`);
-    return;
-  }
-  for (const key of Object.keys(catalog)) if (!['domain', 'useWhen', 'distinguishFrom'].includes(key)) problems.push(`${name}: unknown catalog key '${key}'. Keys: domain, useWhen, distinguishFrom.`);
-  for (const key of ['domain', 'useWhen'] as const) {
-    const value = catalog[key];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) problems.push(`${name}: catalog.${key} is a non-empty string.`);
-  }
-  const others = catalog.distinguishFrom;
-  if (others !== undefined && (!Array.isArray(others) || others.some((other) => typeof other !== 'string' || !managerNamePattern.test(other)))) {
-    problems.push(`${name}: catalog.distinguishFrom is a list of manager names, such as ['OrderLine'].`);
-  }
-}
-
 export function checkManagerSpec(spec: ManagerSpec): string[] {
   const problems: string[] = [];
   if (typeof spec !== 'object' || spec === null) return ['A manager declaration is an object { name, fields, … }.'];
@@ -132,7 +116,7 @@ export function checkManagerSpec(spec: ManagerSpec): string[] {
     if (Object.hasOwn(spec.fields ?? {}, relationName)) problems.push(`${name}.${relationName}: duplicate name: a field and a relation are both called '${relationName}'.`);
   }
   if (spec.chatExposed !== undefined && typeof spec.chatExposed !== 'boolean') problems.push(`${name}: chatExposed is true or false.`);
-  if (spec.catalog !== undefined) checkCatalog(name, spec.catalog, problems);
+  if (spec.catalog !== undefined) problems.push(...catalogProblems(name, spec.catalog));
   // Their keys are checked when the app is defined (relations resolved): `invalid_condition`.
   if (spec.conditions !== undefined && (typeof spec.conditions !== 'object' || spec.conditions === null || Array.isArray(spec.conditions) || Object.values(spec.conditions).some((c) => typeof c !== 'object' || c === null || Array.isArray(c)))) {
     problems.push(`${name}: conditions is an object of named filters, such as { overdue: { dueOn__lt: '$today', paidOn__isnull: true } }.`);

@@ -1,4 +1,5 @@
 import type { Actor } from '../core/index.js';
+import type { ManagerCatalog } from './manager-catalog.js';
 
 /**
  * What a host writes: the declaration of a manager (a model over one SQL table). `defineManager`
@@ -110,12 +111,3 @@ export interface NamedConditionSpec {
   readonly words?: { readonly en?: readonly string[]; readonly 'pt-BR'?: readonly string[] };
 }
 
-/** A manager's catalogue metadata: it ranks and explains, and never grants or hides anything. */
-export interface ManagerCatalog {
-  /** The part of the business it belongs to: `billing`, `manufacturing`. */
-  readonly domain?: string;
-  /** When a question is about this manager: "the question concerns designed or purchased components". */
-  readonly useWhen?: string;
-  /** Managers it is easily confused with (by name; each must exist in the app). */
-  readonly distinguishFrom?: readonly string[];
-}

@@ -70,8 +70,9 @@ describe('defineApp', () => {
   });
 
   it('checks catalogue metadata: its keys and types, and that distinguishFrom names managers of the app', async () => {
-    expect(problemsOf(() => defineManager({ name: 'Part', fields: {}, catalog: { domain: '', useWhen: 3, distinguishFrom: ['material'], aliases: [] } as never }))).toEqual([
-      "Part: unknown catalog key 'aliases'. Keys: domain, useWhen, distinguishFrom.",
+    expect(problemsOf(() => defineManager({ name: 'Part', fields: {}, catalog: { domain: '', useWhen: 3, distinguishFrom: ['material'], aliases: ['component', ' '], synonyms: [] } as never }))).toEqual([
+      "Part: unknown catalog key 'synonyms'. Keys: aliases, domain, useWhen, distinguishFrom.",
+      "Part: catalog.aliases is a list of words a person says for the manager, such as ['component', 'item'].",
       'Part: catalog.domain is a non-empty string.',
       'Part: catalog.useWhen is a non-empty string.',
       "Part: catalog.distinguishFrom is a list of manager names, such as ['OrderLine'].",

@@ -3,6 +3,7 @@ import type { ErrorCatalogue } from '../core/index.js';
 /** Every error code the data layer raises. Codes are stable: never renamed, never reused. */
 export const dataErrorCodes = {
   invalid_definition: 'A manager declaration or the set of managers given to defineApp is invalid.',
+  invalid_catalog: "The host's catalog names a manager the app lacks or does not expose, holds a badly typed entry, or is a function that threw.",
   invalid_condition: "A manager's named condition has a bad name or shape, or a filter key the manager does not have.",
   invalid_settings: 'The data settings do not match their schema (unknown key or bad value).',
   schema_mismatch: 'An existing SQL table does not match its manager definition.',

@@ -14,11 +14,15 @@ export type { BulkWriter, ColumnInfo, ColumnKind, Database, QueryResult, SqlExec
 export type { ValueStorage } from './value-storage.js';
 export type { ValueShape } from './field-values.js';
 export { fieldTypes } from './definition-types.js';
+export { catalogKeys, managerCatalogSchema } from './manager-catalog.js';
+export type { ManagerCatalog } from './manager-catalog.js';
+export { withCatalog } from './host-catalog.js';
+export type { CatalogSource } from './host-catalog.js';
 export { readPermissionProblems } from './permission-check.js';
 export type { PermissionProblem } from './permission-check.js';
 export { conditionFilterAt, conditionProblems, isTimeWord, namedConditions, timeValue } from './named-conditions.js';
 export type { ConditionProblem, NamedCondition } from './named-conditions.js';
-export type { ConditionSpec, NamedConditionSpec, FieldSpec, FieldType, ManagerCatalog, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';
+export type { ConditionSpec, NamedConditionSpec, FieldSpec, FieldType, ManagerPermissions, ManagerSpec, RelationSpec, RowCondition } from './definition-types.js';
 export type { Field, Manager, ManyRelation, ManyToManyRelation, OneRelation, Relation, RelationCardinality, ResolvedPermissions } from './model.js';
 export { filterKeys, describeKeys, resolveLookup, enumerateLookups, maxLookupDepth, operatorsByType } from './lookups.js';
 export type { LookupTarget, ResolvedLookup } from './lookups.js';

@@ -1,5 +1,6 @@
 import type { Actor } from '../core/index.js';
-import type { FieldType, ManagerCatalog, ManagerSpec, RowCondition } from './definition-types.js';
+import type { FieldType, ManagerSpec, RowCondition } from './definition-types.js';
+import type { ManagerCatalog } from './manager-catalog.js';
 import type { NamedCondition } from './named-conditions.js';
 
 /** A field after defineApp: every default filled in. */

@@ -115,7 +115,6 @@ class PlumbEngine implements Engine {
       clock,
       tails,
       scheduleExpiry: (confirmationId, expiresAt) => this.#expiry.schedule(confirmationId, expiresAt),
-      joinSteered: (run) => this.#queue.join(run),
       lease: () => this.#recovery.lease.id,
     });
     const label = titleLabel(this.#parts.routing?.reader);
@@ -148,6 +147,9 @@ class PlumbEngine implements Engine {
       lease: () => this.#recovery.lease.id,
       run: (start) => runQueued(this.#host, start),
       channel: () => this.#runner.channel(),
+      stop: async (threadId) => {
+        await cancel(this.#host, { threadId, mode: 'graceful' });
+      },
       changed: (threadId) => this.#hooks.emit('queueChanged', { threadId }),
       report: (error) => this.#hooks.emit('error', { error, code: 'chat_error', source: 'queue' }),
       track: (task) => this.#runner.track(task),

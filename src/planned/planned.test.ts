@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../providers/index.js';
-import { calculate, CalculationError, checkTrustGroups, EvidenceStore, plannedSettingsSchema, roleProfiles, runPlannedTurn, validatePlan } from './index.js';
+import { calculate, CalculationError, checkTrustGroups, EvidenceStore, matchSources, plannedSettingsSchema, roleProfiles, runPlannedTurn, validatePlan } from './index.js';
 import { managers, models, plan, port, readOne, scripted, settings } from './test-support.js';
 
 const bounds = { maxRootTasks: 6, maxChildrenPerTask: 2, maxDependencyDepth: 1, maxRoundsPerTask: 6, managers: ['Order', 'Customer'], tools: ['query', 'search_managers'] };
@@ -172,5 +172,16 @@ describe('the planner prompt', () => {
     await runPlannedTurn(port(), { models: { ...models({}), planner }, settings, managers: catalogued });
     const system = planner.requests[0]!.messages[0]!;
     expect(system.role === 'system' ? system.content : '').toContain('- Payment: Money received. (domain: billing; use when the question is about money received or given back; not to be confused with Order)\n- Order');
+  });
+
+  it("names a manager's catalogue aliases first, and the audit finds an alias said in the question", async () => {
+    const planner = createScriptedProvider({ completions: [{ text: plan({ intent: 'mutation', tasks: [] }) }] });
+    const payment = { name: 'Payment', description: 'Money received.', catalog: { aliases: ['receipt', 'cash in'], domain: 'billing' } };
+    await runPlannedTurn(port(), { models: { ...models({}), planner }, settings, managers: [payment] });
+    const system = planner.requests[0]!.messages[0]!;
+    expect(system.role === 'system' ? system.content : '').toContain('- Payment: Money received. (also called receipt, cash in; domain: billing)');
+    expect(matchSources(payment, 'How much cash in last week?')).toEqual(['exact_alias']);
+    expect(matchSources(payment, 'List the receipts')).toEqual(['exact_alias']);
+    expect(matchSources(payment, 'How much cash was there?')).toEqual(['planner_only']);
   });
 });

@@ -6,7 +6,7 @@ import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
 import type { VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
 import { measureNouns, unitHead, unitSayings } from './field-units.js';
-import { englishPlural } from './inflect.js';
+import { englishPlural, inflections } from './inflect.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
 export type DataValues = ReadonlyMap<string, readonly string[]>;
@@ -103,7 +103,7 @@ export function sayings(phrase: string): string[] {
 
 /**
  * The generated vocabulary: English manager and field words (a date field also by its verb, a field
- * with a unit also without it), the
+ * with a unit also without it; a manager also by its catalogue aliases, in both languages), the
  * Portuguese ones a schema's English names have (`PT_WORDS`), and each value as itself in both languages.
  */
 export function generatedVocabulary(index: SchemaIndex, values: DataValues): VocabularyFile {
@@ -114,9 +114,13 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
   for (const indexed of index.all) {
     const name = indexed.entry.manager;
     const phrase = identifierPhrase(name);
-    managers[name] = [...new Set([phrase, plural(phrase)])];
-    const pt = portugueseWords(phrase);
-    if (pt.length > 0) ptManagers[name] = [...pt];
+    // The catalogue's aliases are the host's own words: the manager is said by them in every language.
+    const aliases = indexed.entry.catalog?.aliases ?? [];
+    managers[name] = [...new Set([phrase, plural(phrase), ...aliases.flatMap((alias) => [alias, ...inflections(alias, 'en')])])];
+    // An alias Portuguese cannot pluralize ("ferry") is a loan word, said in the plural as in English ("ferries").
+    const ptAlias = (alias: string): string[] => { const forms = inflections(alias, 'pt-BR'); return forms.length > 0 ? forms : inflections(alias, 'en'); };
+    const pt = [...portugueseWords(phrase), ...aliases.flatMap((alias) => [alias, ...ptAlias(alias)])];
+    if (pt.length > 0) ptManagers[name] = [...new Set(pt)];
     const measured = measuredFields(indexed.entry.fields);
     for (const field of indexed.entry.fields) {
       const words = identifierPhrase(field.name);

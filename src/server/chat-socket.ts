@@ -219,6 +219,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
       }
       if (frame.type === 'retry') {
         if (deps.engine.retry === undefined) return fail('bad_event', 'This server cannot retry turns.');
+        if (frame.regenerate !== undefined && typeof frame.regenerate !== 'boolean') return fail('bad_event', '"regenerate" is true (a new answer to the latest completed turn) or false: {"type":"retry","turn":"<turn id>","regenerate":true}.');
         if (turnRunning) return fail('turn_in_progress', 'A turn is still streaming on this socket; wait for its done or error event.');
         turnRunning = true;
         const turnId = typeof frame.turn === 'string' && frame.turn !== '' ? frame.turn : await latestTurnOf(deps, actor, typeof frame.thread === 'string' && frame.thread !== '' ? frame.thread : thread);
@@ -232,7 +233,8 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
           return send(limited);
         }
         const retry = deps.engine.retry.bind(deps.engine);
-        return run(() => retry({ actor, turnId, requestKey: deps.newId() }), 'websocket');
+        const regenerate = frame.regenerate === true;
+        return run(() => retry({ actor, turnId, requestKey: deps.newId(), regenerate }), 'websocket');
       }
       if (frame.type === 'message') {
         const before = admitted;
@@ -288,6 +290,7 @@ interface Frame {
   readonly new_thread?: unknown;
   readonly confirmation_id?: unknown;
   readonly confirmed?: unknown;
+  readonly regenerate?: unknown;
 }
 
 function parseFrame(text: string | undefined): Frame | undefined {

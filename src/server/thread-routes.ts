@@ -53,15 +53,17 @@ export function registerThreadRoutes(fastify: FastifyInstance, deps: ChatDeps): 
   const retry = engine.retry?.bind(engine);
   if (retry !== undefined) {
     fastify.post(`${url}retry/`, { onRequest: csrf }, async (request, reply) => {
-      const body = request.body as { turn?: unknown; thread?: unknown } | null;
+      const body = request.body as { turn?: unknown; thread?: unknown; regenerate?: unknown } | null;
       const given = (value: unknown): value is string => typeof value === 'string' && value !== '';
-      if (body === null || typeof body !== 'object' || (!given(body.turn) && !given(body.thread))) return badRequest(reply, 'Send {"turn": "<turn id>"} or {"thread": "<thread id>"} (its latest turn).');
+      if (body === null || typeof body !== 'object' || (!given(body.turn) && !given(body.thread))) return badRequest(reply, 'Send {"turn": "<turn id>"} or {"thread": "<thread id>"} (its latest turn), and "regenerate": true for a new answer to a completed turn.');
+      if (body.regenerate !== undefined && typeof body.regenerate !== 'boolean') return badRequest(reply, '"regenerate" is true (a new answer to the latest completed turn) or false.');
+      const regenerate = body.regenerate === true;
       if (!(await allowed(request, reply, deps, 'sse'))) return reply;
       const turnId = given(body.turn) ? body.turn : await latestTurn(deps, request.actor, body.thread as string);
       if (turnId === undefined) return notFound(reply);
       const limited = await rateLimited(request, deps, true);
       const requestKey = requestKeyOf(request, deps);
-      await streamEvents(request, reply, deps, () => (limited !== undefined ? once(limited) : retry({ actor: request.actor, turnId, requestKey })));
+      await streamEvents(request, reply, deps, () => (limited !== undefined ? once(limited) : retry({ actor: request.actor, turnId, requestKey, regenerate })));
       return reply;
     });
     deps.guard(`${url}retry/`, ['POST']);

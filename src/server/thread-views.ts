@@ -49,6 +49,10 @@ export interface ViewBody {
   readonly confirmation: JsonValue;
   readonly question: JsonValue;
   readonly queue: JsonValue;
+  /** `{ mode, requested_at }` while a person's stop of the active turn has not ended it; else null. */
+  readonly stopping: { readonly mode: string; readonly requested_at: number } | null;
+  /** The latest turn ended by a person's stop: the queue waits for them. */
+  readonly queue_held: boolean;
 }
 
 export type ViewEvent =
@@ -173,6 +177,8 @@ export function viewBody(state: ThreadState): ViewBody {
     confirmation: state.confirmation,
     question: state.question as JsonValue,
     queue: state.queue as unknown as JsonValue,
+    stopping: state.stopping === null ? null : { mode: state.stopping.mode, requested_at: state.stopping.requestedAt },
+    queue_held: state.queueHeld,
   };
 }
 

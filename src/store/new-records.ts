@@ -1,4 +1,4 @@
-import type { BeginTurnInput, LeaseRecord, NewItem, QueuedMessage, ThreadRecord, TurnRecord } from './types.js';
+import type { BeginTurnInput, LeaseRecord, QueuedMessage, ThreadRecord, TurnRecord } from './types.js';
 
 /** The records every store makes the same way from what it was given. */
 
@@ -28,11 +28,6 @@ export function newTurn(id: string, thread: Pick<ThreadRecord, 'id' | 'owner'>, 
 /** A lease as it is acquired at `now`. */
 export function newLease(id: string, holder: string, now: number, ttlMs: number): LeaseRecord {
   return Object.freeze({ id, holder, acquiredAt: now, heartbeatAt: now, expiresAt: now + ttlMs });
-}
-
-/** The user item a queued message becomes when it is steered into the running turn. */
-export function steeredItem(text: string, queueId: string): NewItem {
-  return { kind: 'user_text', data: { text, queueId, steered: true } };
 }
 
 /** The turn a queued message begins in its thread. */

@@ -153,8 +153,7 @@ export type NewConfirmation = Omit<ConfirmationRecord, 'status' | 'resolvedAt' |
 
 /**
  * A message sent while its thread was busy (a turn running, or waiting on a person), kept in the
- * thread's queue until it runs as a turn of its own, joins the running turn (`steer`), or is
- * removed. Ordered by position (1 first); `steer` marks a message sent now, which moves to the head.
+ * thread's queue until it runs as a turn of its own or is removed. Ordered by position (1 first); `steer` marks a message sent now, which moves to the head.
  */
 export interface QueuedMessage {
   readonly id: string;
@@ -167,7 +166,7 @@ export interface QueuedMessage {
   readonly text: string;
   /** The language the person chose for it, or null. */
   readonly language: string | null;
-  /** Sent now: it joins the running turn at its next model round, or runs next. */
+  /** Sent now: it moves to the head and runs next (the engine stops the running attempt for it). */
   readonly steer: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -491,12 +490,6 @@ export interface Store {
   steerQueued(id: string): Promise<QueuedMessage | undefined>;
   /** Removes a queued message; false when it was gone already. */
   removeQueued(id: string): Promise<boolean>;
-  /**
-   * A queued message joins a running turn, atomically: in one transaction the message leaves the
-   * queue and its `user_text` item (`data: { text, queueId, steered: true }`) is appended to the
-   * turn. Undefined, with nothing written, when the message is gone.
-   */
-  takeQueued(id: string, turnId: string): Promise<ItemRecord | undefined>;
   /**
    * A queued message becomes its thread's next turn, atomically: in one transaction `beginTurn` in
    * its thread with its owner, request key and text; on `created` (or `existing`: a turn with its

@@ -1,5 +1,6 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Actor } from '../core/index.js';
+import type { ManagerCatalog } from '../data/index.js';
 
 /**
  * What the tools read from the data layer's `App`: a structural view, so that tools depend on the
@@ -38,7 +39,7 @@ export interface ChatManager {
   readonly relations: readonly ChatRelation[];
   readonly chatExposed: boolean;
   /** Catalogue metadata that ranks and explains the manager (never what is visible). */
-  readonly catalog?: { readonly domain?: string | undefined; readonly useWhen?: string | undefined; readonly distinguishFrom?: readonly string[] | undefined } | undefined;
+  readonly catalog?: ManagerCatalog | undefined;
   /** The host's named conditions ("overdue"): each a filter in the lookup language, `$now`/`$today` for the asking time. */
   readonly conditions?: readonly ChatCondition[] | undefined;
 }

@@ -79,6 +79,11 @@ export interface DispatchContext {
    * its journal's ceiling and gives the model a bounded part of them itself. Bytes.
    */
   readonly maxResultBytes?: number | undefined;
+  /**
+   * Every write (any effect but `read`) is held for a person's confirmation, whatever its tool's
+   * `confirm` says: the engine's run that regenerates an answer never re-runs a change silently.
+   */
+  readonly confirmWrites?: boolean | undefined;
 }
 
 export interface ConfirmOptions {
@@ -319,7 +324,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const admitted = admit(tool, parsed.args, ctx);
       if (!admitted.ok) return admitted.result;
       value = admitted.value;
-      needsConfirmation = tool.needsConfirmation(value, dctx.actor);
+      needsConfirmation = (dctx.confirmWrites === true && tool.effect !== 'read') || tool.needsConfirmation(value, dctx.actor);
     } catch (error) {
       // A schema refinement, an authorize or a confirm callback threw: fail closed, report it.
       report(error, { tool: tool.name, phase: 'handler', actor: dctx.actor, threadId: dctx.threadId });

@@ -227,4 +227,14 @@ describe('catalogue metadata', () => {
     expect(searchManagers(index, 'manufacturing').map((entry) => entry.manager)).toEqual(['Part']);
     expect(searchManagers(index, 'purchased components').map((entry) => entry.manager)[0]).toBe('Part');
   });
+  it('folds aliases, ranks an alias word as the name (above a description that holds it) and returns the aliases', () => {
+    const aliased = buildSchemaIndex([{ ...catalogued[0]!, catalog: { aliases: [' Widget ', 'widget', 'Bill  of Materials'] } }, ...catalogued.slice(1)]);
+    expect(aliased.entry('Part')!.catalog).toEqual({ aliases: ['widget', 'bill of materials'] });
+    expect(aliased.fingerprint).toBe(canonicalHash(aliased.entries));
+    expect(searchManagers(aliased, 'widgets').map((entry) => entry.manager)).toEqual(['Part']);
+    expect(searchManagers(aliased, 'widgets')[0]!.catalog?.aliases).toEqual(['widget', 'bill of materials']);
+    expect(searchManagers(aliased, 'component').map((entry) => entry.manager)).toEqual(['Component']);
+    const both = buildSchemaIndex([{ ...catalogued[0]!, catalog: { aliases: ['supplier'] } }, ...catalogued.slice(1)]);
+    expect(searchManagers(both, 'supplier').map((entry) => entry.manager)).toEqual(['Part', 'Component']);
+  });
 });

@@ -26,6 +26,8 @@ export interface SchemaCondition {
 }
 
 export interface SchemaCatalog {
+  /** Words a person says for the manager, folded: trimmed, lower case, each once. */
+  readonly aliases?: readonly string[];
   readonly domain?: string;
   readonly useWhen?: string;
   readonly distinguishFrom?: readonly string[];
@@ -35,6 +37,8 @@ export interface SchemaCatalog {
 export interface IndexedManager {
   readonly entry: SchemaIndexEntry;
   readonly nameTokens: readonly string[];
+  /** The aliases' words: search scores them as the name's. */
+  readonly aliasTokens: ReadonlySet<string>;
   readonly strongTokens: ReadonlySet<string>;
   readonly weakTokens: ReadonlySet<string>;
   readonly haystack: string;
@@ -124,6 +128,7 @@ function fingerprintOf(entries: readonly SchemaIndexEntry[]): string {
 /** A catalogue's canonical JSON: keys in order, the absent ones left out. */
 function catalogJson(catalog: SchemaCatalog): string {
   const parts: string[] = [];
+  if (catalog.aliases !== undefined) parts.push(`"aliases":${JSON.stringify(catalog.aliases)}`);
   if (catalog.distinguishFrom !== undefined) parts.push(`"distinguishFrom":${JSON.stringify(catalog.distinguishFrom)}`);
   if (catalog.domain !== undefined) parts.push(`"domain":${JSON.stringify(catalog.domain)}`);
   if (catalog.useWhen !== undefined) parts.push(`"useWhen":${JSON.stringify(catalog.useWhen)}`);
@@ -164,6 +169,7 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
     ...(conditions.length === 0 ? {} : { conditions: Object.freeze(conditions) }),
   });
   const nameTokens = tokensOf(manager.name);
+  const aliasTokens = new Set((catalog?.aliases ?? []).flatMap((alias) => tokensOf(alias)));
   const strong = new Set<string>();
   for (const field of fields) for (const token of tokensOf(field.name)) strong.add(token);
   for (const relation of relations) for (const token of tokensOf(relation.name)) strong.add(token);
@@ -175,10 +181,11 @@ function indexManager(manager: ChatManager, exposed: ReadonlySet<string>, tokens
   const weak = new Set<string>([...tokensOf(entry.description), ...tokensOf(catalog?.useWhen ?? '')]);
   for (const c of manager.conditions ?? []) for (const text of [c.description ?? '', ...(c.words?.en ?? []), ...(c.words?.['pt-BR'] ?? [])]) for (const token of tokensOf(text)) weak.add(token);
   if (filters.length > 0) for (const token of operatorTokens) weak.add(token);
-  const haystack = [...new Set([...nameTokens, ...strong, ...weak])].join(' ');
+  const haystack = [...new Set([...nameTokens, ...aliasTokens, ...strong, ...weak])].join(' ');
   return {
     entry,
     nameTokens,
+    aliasTokens,
     strongTokens: strong,
     weakTokens: weak,
     haystack,
@@ -194,7 +201,9 @@ function catalogOf(manager: ChatManager, exposed: ReadonlySet<string>): SchemaCa
   const given = manager.catalog;
   if (given === undefined) return undefined;
   const distinguishFrom = (given.distinguishFrom ?? []).filter((name) => exposed.has(name)).sort(byName);
+  const aliases = [...new Set((given.aliases ?? []).map((alias) => alias.trim().replace(/\s+/g, ' ').toLowerCase()))];
   const catalog: SchemaCatalog = {
+    ...(aliases.length === 0 ? {} : { aliases: Object.freeze(aliases) }),
     ...(distinguishFrom.length === 0 ? {} : { distinguishFrom: Object.freeze(distinguishFrom) }),
     ...(given.domain === undefined ? {} : { domain: given.domain }),
     ...(given.useWhen === undefined ? {} : { useWhen: given.useWhen }),

@@ -12,7 +12,7 @@ const substringScore = 1;
 
 /**
  * Ranks exposed managers for a query. Each query term (and its singular form) scores against a
- * manager's tokens: equal to a name token 8, to a field or relation token 4, to a relation or
+ * manager's tokens: equal to a name or catalogue alias token 8, to a field or relation token 4, to a relation or
  * manager reached through a chain of 2 relations 3 (of 3: 2; up to `maxDepth`, the
  * `maxRelationDepth` setting), to a description or filter token 2, a substring of the joined tokens
  * 1. When some managers match every term only those stay, then those a term names (after them), so
@@ -40,7 +40,7 @@ export function searchManagers(index: SchemaIndex, query: string, maxDepth: numb
       let best = 0;
       for (const form of variants) {
         let value = 0;
-        if (item.nameTokens.includes(form)) value = nameScore;
+        if (item.nameTokens.includes(form) || item.aliasTokens.has(form)) value = nameScore;
         else if (item.strongTokens.has(form)) value = strongScore;
         else if (reached.has(form)) value = strongScore + 1 - reached.get(form)!;
         else if (item.weakTokens.has(form)) value = weakScore;

@@ -48,6 +48,29 @@ describe('plumb-agent/client: stop, retry, views and pages', () => {
     await expect(client.cancel('not-a-thread')).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('regenerates the latest answer, and keeps a queued message after a stop until it is sent now', async () => {
+    const first = await all(client.stream({ text: 'regen from the client', newThread: true }));
+    const thread = first.at(-1)!.thread_id;
+    const again = await all(client.retry({ thread, regenerate: true }));
+    expect(again.at(-1)).toMatchObject({ type: 'done', turn_id: first.at(-1)!.turn_id });
+    expect(again.filter((event) => event.type === 'text_chunk').map((event) => (event.type === 'text_chunk' ? event.content : '')).join('')).toBe('Second take.');
+
+    const running = client.stream({ text: 'slow please', thread })[Symbol.asyncIterator]();
+    await running.next();
+    const waiting = client.stream({ text: 'after the stop', thread })[Symbol.asyncIterator]();
+    const queued = (await waiting.next()).value as PlumbEvent;
+    expect(queued).toMatchObject({ type: 'queued', position: 1 });
+    expect((await client.cancel(thread, { mode: 'graceful' })).turn).toMatchObject({ status: 'cancelled' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await kit.store.listQueued(thread)).map((message) => message.text)).toEqual(['after the stop']);
+    const sent = await client.sendQueuedNow(String((queued as { queue_id?: unknown }).queue_id));
+    expect(sent.queue).toEqual([expect.objectContaining({ text: 'after the stop', steer: true })]);
+    const rest: PlumbEvent[] = [];
+    for (let next = await waiting.next(); next.done !== true; next = await waiting.next()) rest.push(next.value);
+    expect(rest[0]).toMatchObject({ type: 'unqueued', reason: 'started' });
+    expect(rest.at(-1)).toMatchObject({ type: 'done' });
+  });
+
   it('follows a thread: a view, then each item as it is committed; and replays what came after a seq', async () => {
     const thread = (await all(client.stream({ text: 'hello', newThread: true }))).at(-1)!.thread_id;
     const following = watch(client, thread, (events) => events.some((event) => event.type === 'turn' && event.status === 'completed' && Number(event.seq) > 2));

@@ -22,6 +22,7 @@ mkdirSync(artifacts, { recursive: true });
  * - `create material …`: a write that waits for a confirmation, then `The change is made.`;
  * - `touch …`: a write that never finishes (a stop leaves its outcome unknown);
  * - `pick …`: asks the person which material, then answers with what they chose;
+ * - `regen …`: `First take.` the first time, `Second take.` after that (an answer to regenerate);
  * - anything else: `Echo.`.
  */
 const words = Array.from({ length: 20 }, (_, i) => `word${i} `);
@@ -32,6 +33,8 @@ const script = {
     { when: { userTextContains: 'create material' }, toolCalls: [{ name: 'mutate', arguments: { mutation: 'createMaterial', input: { name: 'Titanium', density: 4.5 } } }], repeat: true },
     { when: { userTextContains: 'touch' }, toolCalls: [{ name: 'touch', arguments: { id: 1 } }], repeat: true },
     { when: { userTextContains: 'pick' }, toolCalls: [{ id: 'q1', name: 'ask_user', arguments: { question: 'Which material?', choices: ['Steel', 'Aluminum'], allow_free_text: true } }], repeat: true },
+    { when: { userTextContains: 'regen' }, text: 'First take.' },
+    { when: { userTextContains: 'regen' }, text: 'Second take.', repeat: true },
     { when: { userTextContains: 'once' }, text: words, chunkDelayMs: 100 },
     { when: { userTextContains: 'once' }, text: 'Quick now.', repeat: true },
     { when: { userTextContains: 'slow' }, text: words, chunkDelayMs: 100, repeat: true },
@@ -60,6 +63,7 @@ describe('conversations in the console: stop and retry, live views, the queue, q
       allowedMutations: ['createMaterial'],
       confirmMutations: ['createMaterial'],
       rateLimit: { requests: 10_000 },
+      gracefulCancelMs: 1500,
     });
     events = createLocalThreadEvents();
     const touch = defineTool({ name: 'touch', description: 'Marks a part as seen.', input: z.object({ id: z.number() }), effect: 'write', confirm: false, handler: () => new Promise(() => undefined) });
@@ -108,6 +112,55 @@ describe('conversations in the console: stop and retry, live views, the queue, q
     expect(await page.locator('button.retry').count()).toBe(0);
     expect(await texts(page, '.msg.user')).toEqual(['stop me once']);
     expect((await texts(page, '.msg.assistant')).filter((text) => text === 'Quick now.')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('regenerates the latest answer with Regenerate: the old one stays, folded as superseded, after a reload too', async () => {
+    const page = await freshPage();
+    await askConsole(page, 'regen this please');
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('First take.');
+    const regenerate = page.locator('button.regenerate');
+    await regenerate.waitFor();
+    expect(await regenerate.count()).toBe(1);
+    await regenerate.click();
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('Second take.');
+    expect(await texts(page, '.entry.superseded .msg.assistant')).toEqual(['First take.']);
+    expect(await texts(page, '.entry:not(.superseded) .msg.assistant')).toEqual(['Second take.']);
+    expect(await texts(page, '.msg.user')).toEqual(['regen this please']);
+    await page.locator('button.regenerate').waitFor();
+    await page.screenshot({ path: join(artifacts, 'regenerated.png') });
+    await page.reload();
+    await expect.poll(() => texts(page, '.entry.superseded .msg.assistant')).toEqual(['First take.']);
+    expect(await texts(page, '.entry:not(.superseded) .msg.assistant')).toEqual(['Second take.']);
+    await page.locator('button.regenerate').waitFor();
+    await page.close();
+  });
+
+  it('shows Stopping… while a stop waits for a running tool, then keeps the queued message until Send now', async () => {
+    const page = await freshPage();
+    await askConsole(page, 'touch part 1');
+    await page.locator('details.tool[data-tool="touch"]').waitFor();
+    await page.fill('#prompt', 'after the stop');
+    await page.click('#queue-send');
+    const queue = page.locator('#queue li[data-queue]');
+    await expect.poll(() => queue.count()).toBe(1);
+    const threadId = String(await page.evaluate('sessionStorage.getItem("plumb.thread")'));
+    // Another client stops it gracefully: the running tool gets gracefulCancelMs, and every tab shows the stop meanwhile.
+    const stopped = stack.engine.cancel({ threadId, mode: 'graceful' });
+    await expect.poll(() => page.locator('#stop').textContent()).toBe('Stopping…');
+    expect(await page.locator('#stop').isDisabled()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'stopping.png') });
+    await stopped;
+    await expect.poll(() => page.locator('#stop').isVisible()).toBe(false);
+    await expect.poll(() => texts(page, '#queue .queue-held')).toEqual(['Stopped. These wait for you: send one now, or remove it.']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await texts(page, '.msg.user')).toEqual(['touch part 1']);
+    expect(await queue.count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'queue-held-after-stop.png') });
+    await queue.first().locator('button', { hasText: 'Send now' }).click();
+    await expect.poll(() => texts(page, '.msg.user')).toEqual(['touch part 1', 'after the stop']);
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('Echo.');
+    await expect.poll(() => page.locator('#queue').isVisible()).toBe(false);
     await page.close();
   });
 

@@ -60,8 +60,6 @@ describe('the thread queue over HTTP, SSE and WebSocket', () => {
     expect(second).toMatchObject({ position: 2 });
     socket.send(JSON.stringify({ type: 'queue_edit', queue_id: first.queue_id, text: 'which parts are made of aluminum?', expected_text: 'list the parts' }));
     expect(await next('queue')).toMatchObject({ thread_id: confirm.thread_id, queue: [{ id: first.queue_id, text: 'which parts are made of aluminum?', position: 1 }, { id: second.queue_id, position: 2 }] });
-    socket.send(JSON.stringify({ type: 'queue_send_now', queue_id: second.queue_id }));
-    expect(await next('queue')).toMatchObject({ queue: [{ id: second.queue_id, steer: true, position: 1 }, { id: first.queue_id, position: 2 }] });
     socket.send(JSON.stringify({ type: 'queue_remove', queue_id: first.queue_id }));
     // The removed message's stream ends first, then the queue after the change.
     expect(await next('unqueued')).toMatchObject({ queue_id: first.queue_id, reason: 'removed' });
@@ -70,11 +68,15 @@ describe('the thread queue over HTTP, SSE and WebSocket', () => {
     expect(await next('error')).toMatchObject({ code: 'queued_message_unavailable' });
     socket.send(JSON.stringify({ type: 'queue_edit', queue_id: 5 }));
     expect(await next('error')).toMatchObject({ code: 'bad_event' });
-    socket.send(JSON.stringify({ type: 'confirm', confirmation_id: confirm.id, confirmed: false }));
-    await next('done');
-    // The steered message ran next: the rejected charge was a router turn, with no model round to join.
+    // Send now stops the turn waiting on its confirmation and runs the chosen message at once.
+    socket.send(JSON.stringify({ type: 'queue_send_now', queue_id: second.queue_id }));
+    expect(await next('queue')).toMatchObject({ queue: [{ id: second.queue_id, steer: true, position: 1 }] });
     expect(await next('unqueued')).toMatchObject({ queue_id: second.queue_id, reason: 'started' });
     await next('done');
+    const turns = await stack.store.listTurns(confirm.thread_id as string);
+    expect(turns.map((turn) => [turn.input, turn.status])).toEqual([['charge order 4412 10.00', 'cancelled'], ['which parts are made of steel?', 'completed']]);
+    socket.send(JSON.stringify({ type: 'confirm', confirmation_id: confirm.id, confirmed: true }));
+    expect(await next('error')).toMatchObject({ code: 'confirmation_unavailable' });
     socket.close();
   });
 

@@ -98,6 +98,44 @@ describe('stop and retry over HTTP, SSE and WebSocket', () => {
     ws.socket.close();
   });
 
+  it('regenerates the latest completed answer with POST /chat/retry/ and regenerate: true, keeping the old one as a superseded run; bad input has its code', async () => {
+    const client = await asAlice();
+    const first = await readSse(await client.post('/chat/stream/', { text: 'regen this answer', new_thread: true }));
+    const thread = String(first.at(-1)!.thread_id);
+    const turn = String(first.at(-1)!.turn_id);
+    expect(first.filter((event) => event.type === 'text_chunk').map((event) => event.content).join('')).toBe('First take.');
+    expect((await client.post('/chat/retry/', { thread, regenerate: 'yes' })).status).toBe(400);
+    const again = await readSse(await client.post('/chat/retry/', { thread, regenerate: true }));
+    expect(again.at(-1)).toMatchObject({ type: 'done', turn_id: turn });
+    expect(again.filter((event) => event.type === 'text_chunk').map((event) => event.content).join('')).toBe('Second take.');
+    const { items } = (await (await client.fetch(`/chat/threads/${thread}`)).json()) as { items: { kind: string; ordinal: number; data: { text?: string; reason?: string } }[] };
+    const mark = items.find((item) => item.kind === 'retry_marker' && item.data.reason === 'regenerate')!;
+    expect(items.filter((item) => item.kind === 'assistant_text').map((item) => [item.data.text, item.ordinal < mark.ordinal])).toEqual([['First take.', true], ['Second take.', false]]);
+    await readSse(await client.post('/chat/stream/', { thread, text: 'and a later one' }));
+    expect(await readSse(await client.post('/chat/retry/', { turn, regenerate: true }))).toEqual([expect.objectContaining({ type: 'error', code: 'not_regenerable', reason: 'not_latest', turn_id: turn })]);
+  });
+
+  it('regenerates over a WebSocket: a write its answer ran waits for a new confirmation; a running turn is not_regenerable', async () => {
+    const client = await asAlice();
+    const ws = await openSocket(`${kit.running.wsUrl}/chat/`, { headers: { ...alice, cookie: client.cookieHeader() } });
+    ws.socket.send(JSON.stringify({ type: 'message', text: 'create a gear', new_thread: true }));
+    const asked = await ws.next('confirm_mutation');
+    ws.socket.send(JSON.stringify({ type: 'confirm', confirmation_id: asked.id, confirmed: true }));
+    expect(await ws.next('done')).toMatchObject({ turn_id: asked.turn_id });
+    ws.socket.send(JSON.stringify({ type: 'retry', turn: asked.turn_id, regenerate: 1 }));
+    expect(await ws.next('error')).toMatchObject({ code: 'bad_event' });
+    ws.socket.send(JSON.stringify({ type: 'retry', turn: asked.turn_id, regenerate: true }));
+    const again = await ws.next('confirm_mutation');
+    expect(again).toMatchObject({ turn_id: asked.turn_id, mutation: 'create_part', input: { name: 'Gear' } });
+    expect(again.id).not.toBe(asked.id);
+    expect(await kit.store.getTurn(String(asked.turn_id))).toMatchObject({ status: 'waiting' });
+    ws.socket.send(JSON.stringify({ type: 'retry', turn: asked.turn_id, regenerate: true }));
+    expect(await ws.next('error')).toMatchObject({ code: 'not_regenerable', reason: 'active' });
+    ws.socket.send(JSON.stringify({ type: 'cancel' }));
+    expect(await ws.next('cancel_result')).toMatchObject({ turn: { id: asked.turn_id, status: 'cancelled' } });
+    ws.socket.close();
+  });
+
   it('retries a turn that failed with a provider error, graceful cancel ending a running turn too', async () => {
     const client = await asAlice();
     const failed = await readSse(await client.post('/chat/stream/', { text: 'flaky question', new_thread: true }));

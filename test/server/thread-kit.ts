@@ -24,6 +24,7 @@ import { readSseRecords } from '../support/sse.js';
  * - `create …`: asks for create_part, which waits for a confirmation;
  * - `touch …`: calls touch;
  * - `flaky …`: the first time the provider fails (503, no retries), then answers;
+ * - `regen …`: `First take.` the first time, `Second take.` after that (an answer to regenerate);
  * - `big …`: two reads of 300 KB each, then an answer;
  * - anything else: `Echo.`.
  */
@@ -39,6 +40,8 @@ export const kitScript: ScriptInput = {
       { when: { userTextContains: `once${n}` }, text: slowText, chunkDelayMs: 150 },
       { when: { userTextContains: `once${n}` }, text: 'Quick now.', repeat: true },
     ]),
+    { when: { userTextContains: 'regen' }, text: 'First take.' },
+    { when: { userTextContains: 'regen' }, text: 'Second take.', repeat: true },
     { when: { userTextContains: 'slow' }, text: slowText, chunkDelayMs: 150, repeat: true },
     { when: { userTextContains: 'create' }, toolCalls: [{ name: 'create_part', arguments: { name: 'Gear' } }], repeat: true },
     { when: { userTextContains: 'touch' }, toolCalls: [{ name: 'touch', arguments: { id: 1 } }], repeat: true },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, openSocket, readSse, startServer } from './harness.js';
 import { alice, bob, readEvents, startThreadKit } from './thread-kit.js';
 import type { ThreadKit } from './thread-kit.js';
+import { userActor } from '../../src/core/index.js';
 import { readSseRecords } from '../support/sse.js';
 import type { SseRecord } from '../support/sse.js';
 
@@ -52,6 +53,36 @@ describe('live thread views over SSE and WebSocket', () => {
     expect(`${String(itemOf(shown.at(-1)!).data.text)}`.startsWith(drafts)).toBe(true);
     const journal = (await (await client.fetch(`/chat/threads/${threadId}`)).json()) as { items: { id: string }[] };
     expect(shown.map((event) => itemOf(event).id)).toEqual(journal.items.slice(2).map((item) => item.id));
+  });
+
+  it('shows a stop as stopping: the view says so while the turn has not ended, the stop mark arrives as an item before the turn ends', async () => {
+    const threadId = await thread();
+    const response = await view(threadId);
+    const watched = readEvents(response, (events) => events.some((event) => event.type === 'turn' && event.status === 'cancelled'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const turn = await client.post('/chat/stream/', { text: 'slow please', thread: threadId });
+    const running = readEvents(turn, (events) => events.some((event) => event.type === 'text_chunk'));
+    await running;
+    // The stop lands in the journal before the turn ends; a view opened meanwhile starts stopping.
+    const stopping = (async () => {
+      for (let i = 0; i < 200; i++) {
+        const state = await kit.engine.threads.state({ actor: userActor('alice', []), threadId });
+        if (state.stopping !== null) return state;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return undefined;
+    })();
+    const cancelled = await client.post('/chat/cancel/', { thread: threadId, mode: 'graceful' });
+    expect(cancelled.status).toBe(200);
+    expect((await stopping)?.stopping).toMatchObject({ mode: 'graceful' });
+    const seen = await watched;
+    expect(seen[0]).toMatchObject({ type: 'view', stopping: null });
+    const mark = items(seen).find((event) => itemOf(event).kind === 'retry_marker' && itemOf(event).data.reason === 'stop');
+    expect(mark).toBeDefined();
+    expect(itemOf(mark!).data).toMatchObject({ mode: 'graceful', requestedAt: expect.any(Number) });
+    expect(seen.indexOf(mark!)).toBeLessThan(seen.findIndex((event) => event.type === 'turn' && event.status === 'cancelled'));
+    const after = await readEvents(await view(threadId), (events) => events.some((event) => event.type === 'view'));
+    expect(after.at(-1)).toMatchObject({ type: 'view', stopping: null, turn: { status: 'cancelled' } });
   });
 
   it('replays from the journal what a resumed view missed (Last-Event-ID or after), and answers a gap it cannot replay with resubscribe and a fresh view', async () => {

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 
 /** A fresh temporary folder and a function that removes it. */
@@ -29,4 +29,12 @@ export function tempDirEach(prefix = 'plumb-test-'): { readonly path: string } {
       return current;
     },
   };
+}
+
+/** Writes `text` to `file` under `dir`, making its folders; returns the file's path. */
+export function writeFileIn(dir: string, file: string, text: string): string {
+  const path = join(dir, file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
 }

@@ -5,13 +5,15 @@ import type { TurnPlan } from '../../router/index.js';
 import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from '../shared/index.js';
 import { questionEvent } from '../thread/index.js';
 import { describeMutation, planEventOf } from '../shared/index.js';
-import { parsedArguments } from '../shared/index.js';
+import { parsedArguments, withoutSuperseded } from '../shared/index.js';
 
 /**
  * The events of a turn as its journal tells them (a repeated request key, a reconnecting client):
  * calls, results, each committed text as one chunk, a pending confirmation, and the terminal event.
+ * A regenerated turn tells its latest run only: the superseded one's items stay in the journal.
  */
-export function replayEvents(turn: TurnRecord, turnItems: readonly ItemRecord[]): ChatEvent[] {
+export function replayEvents(turn: TurnRecord, journaled: readonly ItemRecord[]): ChatEvent[] {
+  const turnItems = withoutSuperseded(journaled);
   const base = { thread_id: turn.threadId, turn_id: turn.id };
   const events: ChatEvent[] = [];
   // Streamed text of a round that never committed its own text (the turn stopped mid-stream): shown as it was.

@@ -7,6 +7,9 @@ import { openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
 import { classifyInterrupted } from './restart.js';
+import { runMarks } from '../shared/index.js';
+import { describeWithPostgres } from '../../data/testing/postgres.js';
+import { openPostgresStore } from '../../postgres/index.js';
 import { alice, key, makeKit } from '../../../test/support/engine-kit.js';
 import type { Kit } from '../../../test/support/engine-kit.js';
 import { tempDirEach } from '../../../test/support/temp.js';
@@ -52,6 +55,10 @@ describe('restart', () => {
     expect(items.filter((item) => item.kind === 'user_text')).toHaveLength(1);
     expect(made.provider!.requests[0]!.messages.some((message) => message.role === 'tool')).toBe(true);
     expect(await made.store.getTurn(turnId)).toMatchObject({ status: 'completed', failureCode: null });
+  });
+
+  it('ends a turn that was stopping when its server stopped as cancelled, and keeps its queue held', async () => {
+    await stoppingAcrossRestart(open);
   });
 
   it('re-runs a read that had not finished before retrying the model', async () => {
@@ -132,5 +139,41 @@ describe('restart', () => {
     const retried = await collect(made.engine.retry({ actor: alice, turnId: turn!.id, requestKey: key() }));
     expect(retried.events[0]).toMatchObject({ type: 'error', code: 'not_retryable' });
     expect(readFileSync(marker, 'utf8')).toBe('executed\n');
+  });
+});
+
+/**
+ * A turn left running with a person's stop journaled (the server stopped while it was stopping)
+ * and a message queued behind it: the next engine ends it cancelled, not interrupted, and leaves
+ * the queue held. `open` opens the same journal each time.
+ */
+async function stoppingAcrossRestart(open: () => Promise<Store>): Promise<void> {
+  const store = await open();
+  const thread = await store.createThread({ owner: 'user:alice' });
+  const begun = await store.beginTurn({ threadId: thread.id, requestKey: 'k', input: 'how many parts?' });
+  await store.updateTurn(begun.turn.id, { status: 'running' });
+  await store.appendItems(begun.turn.id, [readCall('c1'), runMarks.stop({ mode: 'graceful', requestedAt: 1 })]);
+  await store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice' }, requestKey: 'q', text: 'next one', limit: 10 });
+  await store.close();
+  const made = makeKit({ completions: [{ text: 'never' }] }, {}, { store: await open() });
+  kits.push(made);
+  await made.engine.ready;
+  expect(await made.store.getTurn(begun.turn.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const state = await made.engine.threads.state({ actor: alice, threadId: thread.id });
+  expect(state).toMatchObject({ stopping: null, queueHeld: true });
+  expect(state.queue.map((entry) => entry.text)).toEqual(['next one']);
+  expect(await made.store.listTurns(thread.id)).toHaveLength(1);
+  expect(made.provider!.requests).toHaveLength(0);
+}
+
+describeWithPostgres('restart on the PostgreSQL journal', (server) => {
+  it('ends a turn that was stopping when its server stopped as cancelled, and keeps its queue held', async () => {
+    const schema = await server.freshSchema();
+    await stoppingAcrossRestart(async () => {
+      const store = await openPostgresStore({ url: server.url, schema, max: 2 });
+      stores.push(store);
+      return store;
+    });
   });
 });

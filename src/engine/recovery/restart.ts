@@ -1,5 +1,5 @@
 import type { ConfirmationRecord, ItemRecord, Store, TurnRecord } from '../../store/index.js';
-import { confirmationRequestOf, confirmationResolutionOf, newItems, toolCallOf, toolResultOf } from '../shared/index.js';
+import { confirmationRequestOf, confirmationResolutionOf, newItems, stopRequestOf, toolCallOf, toolResultOf } from '../shared/index.js';
 
 /**
  * How a turn that stopped mid-run ended: `effect_outcome_unknown` when a write had started and not
@@ -33,10 +33,17 @@ const messages = {
   effect_outcome_unknown: 'The server stopped while a change was being made; whether it took effect is unknown. Check the data before asking again.',
 } as const;
 
+/** A turn that was stopping when its server stopped. */
+const stoppedMessages = {
+  cancelled: 'The turn was cancelled (it was stopping when the server stopped).',
+  effect_outcome_unknown: 'The turn was cancelled while a change was running, and the server stopped before it finished; whether it took effect is unknown.',
+} as const;
+
 /**
  * Ends every orphaned turn — `accepted` or `running` under a lease that lapsed, was released, or
  * never was (a process that died, or stopped without finishing it) — as `interrupted` or
- * `effect_outcome_unknown`. Each ending is one transaction of the store's (`endOrphanedTurn`):
+ * `effect_outcome_unknown` — or, when a person's stop was journaled (`stop` mark), `cancelled` as
+ * that stop would have ended it. Each ending is one transaction of the store's (`endOrphanedTurn`):
  * the lease check, the classification of the turn's items and the ending together, so a turn
  * whose engine renewed its lease meanwhile is left alone. Waiting turns stay waiting until their
  * confirmation expires. Returns the turns it ended.
@@ -51,13 +58,19 @@ export async function recoverInterruptedTurns(store: Store, now: () => number = 
       if (await store.resolveConfirmation(pending.id, { status: 'cancelled', reason: 'interrupted' }, now())) notRun.set(pending.callId, pending);
     }
     const ended = await store.endOrphanedTurn(turn.id, (_turn, items) => {
-      const code = unfinishedWrites(items).some((callId) => !notRun.has(callId)) ? 'effect_outcome_unknown' : 'interrupted';
+      const unknown = unfinishedWrites(items).some((callId) => !notRun.has(callId));
       const resolutions = [...notRun.values()].flatMap((pending) => [
         newItems.confirmationResolution({ confirmationId: pending.id, callId: pending.callId, outcome: 'cancelled' }),
         newItems.toolResult({ callId: pending.callId, name: pending.tool, result: notRunResult }),
       ]);
       // A claimed confirmation's write started; it ends with the turn, resolved, so that nothing is left claimed.
-      const claimed = { outcome: code === 'effect_outcome_unknown' ? 'outcome_unknown' : 'interrupted' };
+      const claimed = { outcome: unknown ? 'outcome_unknown' : 'interrupted' };
+      // A person had stopped it: it ends as their stop would have (and its thread's queue stays held).
+      if (stopRequestOf(items) !== undefined) {
+        const code = unknown ? 'effect_outcome_unknown' : 'cancelled';
+        return { items: [...resolutions, newItems.error(code, stoppedMessages[code])], patch: { status: 'cancelled', failureCode: code, failureMessage: stoppedMessages[code] }, claimed };
+      }
+      const code = unknown ? 'effect_outcome_unknown' : 'interrupted';
       return { items: [...resolutions, newItems.error(code, messages[code])], patch: { status: 'failed', failureCode: code, failureMessage: messages[code] }, claimed };
     });
     if (ended !== undefined) failed.push(ended);

@@ -32,6 +32,7 @@ export const engineErrorCodes = {
   interrupted: 'The process stopped while the turn was running; no write was in flight, so it can be retried.',
   effect_outcome_unknown: 'A write was running when the turn stopped; its outcome is unknown, it is never re-run and the turn cannot be retried.',
   not_retryable: 'Only the latest turn that a person stopped, or that failed with interrupted, deadline_exceeded, rate_limited or a provider failure, can be retried; the event\'s reason says why not (effect_outcome_unknown, not_latest, active, completed, or its failure code).',
+  not_regenerable: 'Only the latest turn of a conversation, once it completed, can have its answer regenerated; the event\'s reason says why not (not_latest, active, not_completed).',
   bad_cursor: 'A page was asked for with a cursor, ordinal or limit that no page gives (a cursor of another list, a negative ordinal, a limit that is not a positive whole number).',
   bad_title: 'A thread title must be text of 1 to 200 characters.',
   fork_point_invalid: 'A thread is forked from one of its messages: the id of a user_text or assistant_text item of that thread.',

@@ -70,7 +70,7 @@ export interface ErrorEvent extends Base {
   readonly code: string;
   readonly message: string;
   readonly retry_after_seconds?: number;
-  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code). */
+  /** `not_retryable`: why (`effect_outcome_unknown`, `not_latest`, `active`, `completed`, or the failure's own code); `not_regenerable`: `not_latest`, `active` or `not_completed`. */
   readonly reason?: string;
 }
 /** A provider attempt failed and another starts: drop the text shown since the last round began. */
@@ -89,15 +89,15 @@ export interface QueuedEvent extends Base {
   readonly text: string;
 }
 /**
- * A queued message left the queue: `started` (its own turn's events follow), `steered` (it joined
- * the running turn, whose stream carries a `steer` event), or `removed`.
+ * A queued message left the queue: `started` (its own turn's events follow) or `removed`;
+ * `steered` only in the replay of a journal written when a message sent now joined the running turn.
  */
 export interface UnqueuedEvent extends Base {
   readonly type: 'unqueued';
   readonly queue_id: string;
   readonly reason: 'started' | 'steered' | 'removed';
 }
-/** A message sent now joined this running turn before its next model round: show it as the person's. */
+/** Replayed from journals written when a message sent now joined the running turn: show it as the person's. */
 export interface SteerEvent extends Base {
   readonly type: 'steer';
   readonly queue_id: string;

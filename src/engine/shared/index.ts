@@ -9,3 +9,4 @@ export { EventChannel } from './event-channel.js';
 export * from './hooks.js';
 export * from './errors.js';
 export type { RunSink } from './run-sink.js';
+export * from './run-marks.js';

@@ -147,25 +147,57 @@ describe('the thread queue', () => {
     expect((await queued.rest).at(-1)).toMatchObject({ type: 'done' });
   });
 
-  it('steers: a message sent now joins the running turn before its next model round', async () => {
-    const { engine, store, provider, open } = busyKit([touch('w1'), { when: { userTextContains: 'only blue' }, text: 'Blue only, then.' }, { text: 'not steered' }]);
+  it('sends now: the running attempt stops gracefully (its tool finishes) and the chosen message runs next, ahead of the others', async () => {
+    const { engine, store, writes, open } = busyKit([touch('w1'), { when: { userTextContains: 'only blue' }, text: 'Blue only, then.' }, { text: 'The other one.' }]);
     const first = await until(engine.send({ actor: alice, requestKey: key(), text: 'touch it' }), 'tool_call');
     const threadId = first.seen[0]!.thread_id;
-    const queued = await until(engine.send({ actor: alice, threadId, requestKey: key(), text: 'only blue ones' }), 'queued');
-    const queueId = queued.seen[0]!.type === 'queued' ? queued.seen[0].queue_id : '';
+    const other = await until(engine.send({ actor: alice, threadId, requestKey: key(), text: 'the other one' }), 'queued');
+    const chosen = await until(engine.send({ actor: alice, threadId, requestKey: key(), text: 'only blue ones' }), 'queued');
+    const queueId = chosen.seen[0]!.type === 'queued' ? chosen.seen[0].queue_id : '';
     const change = await engine.queue.sendNow({ actor: alice, queueId });
-    expect(change.queue).toEqual([expect.objectContaining({ id: queueId, steer: true, position: 1 })]);
+    expect(change.queue).toEqual([expect.objectContaining({ id: queueId, steer: true, position: 1 }), expect.objectContaining({ text: 'the other one', position: 2 })]);
+    for (let i = 0; i < 200 && (await engine.threads.state({ actor: alice, threadId })).stopping === null; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await engine.threads.state({ actor: alice, threadId })).stopping).toMatchObject({ mode: 'graceful' });
     open();
-    const rest = await first.rest;
-    expect(rest.find((event) => event.type === 'steer')).toMatchObject({ queue_id: queueId, text: 'only blue ones' });
-    expect(rest.at(-1)).toMatchObject({ type: 'done' });
-    expect(await queued.rest).toEqual([expect.objectContaining({ type: 'unqueued', reason: 'steered', queue_id: queueId })]);
+    expect((await first.rest).at(-1)).toMatchObject({ type: 'error', code: 'cancelled' });
+    expect(writes).toEqual([{ name: 'touch', input: { id: 1 } }]);
+    const ran = await chosen.rest;
+    expect(ran[0]).toMatchObject({ type: 'unqueued', reason: 'started', queue_id: queueId });
+    expect(ran.at(-1)).toMatchObject({ type: 'done' });
+    // The chosen turn ended as any turn does: the queue runs on.
+    expect((await other.rest).at(-1)).toMatchObject({ type: 'done' });
     const turns = await store.listTurns(threadId);
-    expect(turns).toHaveLength(1);
-    const last = provider!.requests.at(-1)!;
-    expect(last.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['touch it', 'only blue ones']);
-    const items = await store.listItems(threadId);
-    expect(items.filter((item) => item.kind === 'user_text').map((item) => item.data)).toEqual([{ text: 'touch it' }, { text: 'only blue ones', queueId, steered: true }]);
+    expect(turns.map((turn) => [turn.input, turn.status])).toEqual([['touch it', 'cancelled'], ['only blue ones', 'completed'], ['the other one', 'completed']]);
+    const items = await store.listItems(threadId, { turnId: turns[0]!.id });
+    expect(items.find((item) => item.kind === 'tool_result')).toMatchObject({ data: { callId: 'w1', result: { ok: true } } });
+  });
+
+  it('holds the queue after a stop: the stopped turn is not followed by the next message until the person sends it now, or removes it', async () => {
+    const { engine, store, open } = busyKit([touch('w1'), { text: 'never' }, { text: 'Sent after the stop.' }], { gracefulCancelMs: 2000 });
+    const first = await until(engine.send({ actor: alice, requestKey: key(), text: 'touch it' }), 'tool_call');
+    const threadId = first.seen[0]!.thread_id;
+    const kept = await until(engine.send({ actor: alice, threadId, requestKey: key(), text: 'kept' }), 'queued');
+    const removed = await until(engine.send({ actor: alice, threadId, requestKey: key(), text: 'removed' }), 'queued');
+    const stopped = engine.cancel({ threadId, mode: 'graceful', actor: alice });
+    for (let i = 0; i < 200 && (await engine.threads.state({ actor: alice, threadId })).stopping === null; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const stopping = await engine.threads.state({ actor: alice, threadId });
+    expect(stopping.turn).toMatchObject({ status: 'running' });
+    expect(stopping.stopping).toMatchObject({ mode: 'graceful', requestedAt: expect.any(Number) });
+    open();
+    expect(await stopped).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await engine.threads.state({ actor: alice, threadId });
+    expect(after.stopping).toBeNull();
+    expect(after.queue.map((entry) => entry.text)).toEqual(['kept', 'removed']);
+    expect(await store.listTurns(threadId)).toHaveLength(1);
+    const removedId = removed.seen[0]!.type === 'queued' ? removed.seen[0].queue_id : '';
+    await engine.queue.remove({ actor: alice, queueId: removedId });
+    expect(await removed.rest).toEqual([expect.objectContaining({ type: 'unqueued', reason: 'removed' })]);
+    expect(await store.listTurns(threadId)).toHaveLength(1);
+    const keptId = kept.seen[0]!.type === 'queued' ? kept.seen[0].queue_id : '';
+    await engine.queue.sendNow({ actor: alice, queueId: keptId });
+    expect((await kept.rest).at(-1)).toMatchObject({ type: 'done' });
+    expect((await store.listTurns(threadId)).map((turn) => [turn.input, turn.status])).toEqual([['touch it', 'cancelled'], ['kept', 'completed']]);
   });
 
   it('keeps queued messages across a restart, and runs them once the thread is free', async () => {
@@ -189,7 +221,7 @@ describe('the thread queue', () => {
     expect((await second.engine.queue.list({ actor: alice, threadId })).map((message) => message.text)).toEqual(['after the restart']);
     const confirmed = await collect(second.engine.confirm({ actor: alice, confirmationId: confirmation.type === 'confirm_mutation' ? confirmation.id : '', confirmed: true }));
     expect(confirmed.answer).toBe('Created A.');
-    for (let i = 0; i < 200 && (await second.store.listTurns(threadId)).at(-1)?.status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 200 && ((await second.store.listTurns(threadId)).length < 2 || (await second.store.listTurns(threadId)).at(-1)?.status !== 'completed'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await second.store.listTurns(threadId)).map((turn) => [turn.input, turn.status])).toEqual([['create A', 'completed'], ['after the restart', 'completed']]);
     const items = await second.store.listItems(threadId);
     expect(items.filter((item) => item.kind === 'assistant_text').map((item) => (item.data as { text: string }).text)).toEqual(['Created A.', 'Ran after the restart.']);

@@ -29,7 +29,7 @@ export interface QueueApi {
   list(request: { readonly actor: Actor; readonly threadId: string }): Promise<readonly QueuedView[]>;
   edit(request: { readonly actor: Actor; readonly queueId: string; readonly text: string; readonly expectedText?: string }): Promise<QueueChange>;
   remove(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
-  /** Steers: the message joins the running turn before its next model round, or (a router turn, a turn waiting on a person) runs next. */
+  /** Moves the message to the head, stops the thread's current attempt (gracefully: a running tool may finish) and runs the message as the next turn, also after a stop held the queue. */
   sendNow(request: { readonly actor: Actor; readonly queueId: string }): Promise<QueueChange>;
 }
 
@@ -159,10 +159,8 @@ export function queueApi(deps: ThreadDeps): QueueApi {
     sendNow: async ({ actor, queueId }) => {
       const message = await owned(actor, queueId);
       if ((await store.steerQueued(message.id)) === undefined) throw queuedMessageUnavailable();
-      queue.steered(message.threadId);
       hooks.emit('queueChanged', { threadId: message.threadId });
-      // A thread that became free meanwhile runs it at once.
-      queue.promote(message.threadId);
+      queue.sendNow(message.threadId, message.id);
       return change(message.threadId);
     },
   };

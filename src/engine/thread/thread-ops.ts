@@ -3,7 +3,8 @@ import type { JsonValue } from '../../core/index.js';
 import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../../store/index.js';
 import { activeTurnStatuses } from '../../store/index.js';
 import type { TurnPlan } from '../../router/index.js';
-import type { ConfirmMutationEvent, QuestionEvent } from '../shared/index.js';
+import type { ConfirmMutationEvent, QuestionEvent, StopRequest } from '../shared/index.js';
+import { holdsQueue, stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
 import { planEventOf } from '../shared/index.js';
@@ -64,7 +65,7 @@ export interface QueuedView {
 
 /**
  * A thread as it is now, for a live view: the latest turn (running, waiting, or how the last one
- * ended), the text its running round has shown so far, the write waiting for a confirmation, the
+ * ended, `stopping` once a person asked it to stop), the text its running round has shown so far, the write waiting for a confirmation, the
  * open question, the queue. `ordinal` is the journal position it was read at: a view's events
  * continue after it.
  */
@@ -76,6 +77,10 @@ export interface ThreadState {
   readonly confirmation: Omit<ConfirmMutationEvent, 'type' | 'thread_id' | 'turn_id'> | null;
   readonly question: Omit<QuestionEvent, 'type' | 'thread_id' | 'turn_id'> | null;
   readonly queue: readonly QueuedView[];
+  /** A person asked the active turn to stop and it has not ended yet (journaled: it survives a restart until recovery ends the turn). */
+  readonly stopping: StopRequest | null;
+  /** The latest turn ended by a person's stop: nothing in the queue runs until they send one now (or remove it). */
+  readonly queueHeld: boolean;
 }
 
 export function encodeThreadCursor(cursor: ThreadCursor): string {
@@ -201,7 +206,7 @@ export async function threadState(store: Store, thread: ThreadRecord): Promise<T
   const ordinal = await store.lastOrdinal(thread.id);
   const turns = await store.listTurns(thread.id);
   const turn = turns[turns.length - 1] ?? null;
-  const items = turn === null ? [] : (await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal);
+  const items = turn === null ? [] : withoutSuperseded((await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal));
   const active = turn !== null && activeTurnStatuses.includes(turn.status);
   const queued = 'listQueued' in store && typeof store.listQueued === 'function' ? await store.listQueued(thread.id) : [];
   return {
@@ -212,6 +217,8 @@ export async function threadState(store: Store, thread: ThreadRecord): Promise<T
     confirmation: turn?.status === 'waiting' ? pendingConfirmation(items) : null,
     question: pendingQuestion(items),
     queue: queued.map((message, index) => ({ id: message.id, text: message.text, position: index + 1, steer: message.steer })),
+    stopping: active ? (stopRequestOf(items) ?? null) : null,
+    queueHeld: turn !== null && holdsQueue(turn, items),
   };
 }
 

@@ -1,10 +1,11 @@
 import { PlumbError } from '../../core/index.js';
 import type { JsonValue } from '../../core/index.js';
 import type { BeginTurnResult, QueuedMessage, Store } from '../../store/index.js';
+import { activeTurnStatuses } from '../../store/index.js';
 import type { EventChannel } from '../shared/index.js';
 import type { ChatEvent } from '../shared/index.js';
+import { holdsQueue } from '../shared/index.js';
 import type { QueuedView } from './thread-ops.js';
-import type { RunSink } from '../shared/index.js';
 
 /** Who waits on a queued message: the stream of the `send` that queued it. */
 interface Waiter {
@@ -29,6 +30,8 @@ export interface ThreadQueueOptions {
   /** Runs a queued message's turn to its end or pause. */
   readonly run: (start: QueuedStart) => Promise<void>;
   readonly channel: () => EventChannel<ChatEvent>;
+  /** Stops the thread's current attempt gracefully (a person's stop), resolving once it ended; nothing when none runs here. */
+  readonly stop: (threadId: string) => Promise<void>;
   /** A thread's queue changed (for views). */
   readonly changed: (threadId: string) => void;
   readonly report: (error: unknown) => void;
@@ -40,16 +43,14 @@ export interface ThreadQueueOptions {
  * The thread queue (docs/engine.md, "Queue and steering"): a message sent while its thread is busy
  * (a turn running, or waiting on a confirmation or a question) is journaled in the store's queue
  * and its stream waits; when the thread's turn ends, the queue's head becomes the next turn (one
- * at a time, whichever engine ends the turn). "Send now" marks a message and moves it to the head:
- * a turn running here takes it before its next model round (`steer`), else it runs next.
+ * at a time, whichever engine ends the turn), unless a person stopped that turn. "Send now" marks
+ * a message, moves it to the head, stops the current attempt and runs the message next.
  */
 export class ThreadQueue {
   readonly #options: ThreadQueueOptions;
   readonly #waiters = new Map<string, Waiter[]>();
   /** Per thread, the promotion under way: one at a time. */
   readonly #promoting = new Map<string, Promise<void>>();
-  /** Threads with a message sent now, for a turn running here to take at its next round. */
-  readonly #steered = new Set<string>();
   #closed = false;
 
   constructor(options: ThreadQueueOptions) {
@@ -79,9 +80,14 @@ export class ThreadQueue {
     return true;
   }
 
-  /** Runs the thread's next queued message when the thread is free (in the background, one promotion at a time). */
-  promote(threadId: string): void {
+  /**
+   * Runs the thread's next queued message when the thread is free (in the background, one promotion
+   * at a time). After a person's stop the queue is held: nothing runs until they send one now (or
+   * the conversation goes on: a turn that ends other than stopped lets the queue run again).
+   */
+  promote(threadId: string, chosen?: string): void {
     if (this.#closed) return;
+<<<<<<< HEAD
     const previous = this.#promoting.get(threadId);
     // The usual case, no promotion under way: it starts now, without a hop through a resolved promise.
     const next: Promise<void> = (previous === undefined ? this.#promoteOnce(threadId) : previous.then(() => this.#promoteOnce(threadId))).then(
@@ -91,6 +97,10 @@ export class ThreadQueue {
         this.#options.report(error);
       },
     );
+=======
+    const previous = this.#promoting.get(threadId) ?? Promise.resolve();
+    const next = previous.then(() => this.#promoteOnce(threadId, chosen)).catch((error: unknown) => this.#options.report(error));
+>>>>>>> main
     this.#promoting.set(threadId, next);
     this.#options.track(next);
   }
@@ -99,15 +109,30 @@ export class ThreadQueue {
     if (this.#promoting.get(threadId) === promotion) this.#promoting.delete(threadId);
   }
 
-  async #promoteOnce(threadId: string): Promise<void> {
+  /**
+   * "Send now": the thread's current attempt stops at once (gracefully, so that a running tool may
+   * finish) and the chosen message runs as the next turn. A turn running in another process is
+   * left to it: the message, moved to the head, runs when that turn ends.
+   */
+  sendNow(threadId: string, messageId: string): void {
+    const task = this.#options.stop(threadId).then(() => this.promote(threadId, messageId));
+    this.#options.track(task.catch((error: unknown) => this.#options.report(error)));
+  }
+
+  async #promoteOnce(threadId: string, chosen: string | undefined): Promise<void> {
     const { store } = this.#options;
     for (;;) {
       if (this.#closed) return;
-      const head = (await store.listQueued(threadId))[0];
+      const queued = await store.listQueued(threadId);
+      const head = chosen === undefined ? queued[0] : queued.find((message) => message.id === chosen);
       if (head === undefined) return;
+      if (chosen === undefined && (await this.#heldByStop(threadId))) return;
       const taken = await store.beginQueuedTurn(head.id, { lease: this.#options.lease() });
       // Gone meanwhile (run elsewhere, removed): the next one is the head now.
-      if (taken === undefined) continue;
+      if (taken === undefined) {
+        if (chosen !== undefined) return;
+        continue;
+      }
       if (taken.begun.outcome === 'busy') return;
       const waiters = this.#waiters.get(head.id) ?? [];
       this.#waiters.delete(head.id);
@@ -115,6 +140,7 @@ export class ThreadQueue {
       if (taken.begun.outcome === 'existing') {
         // Its turn was begun before (a resend, or a crash after the acceptance): that turn is the thread's.
         this.#release(waiters, { type: 'unqueued', queue_id: head.id, reason: 'started', thread_id: threadId, turn_id: taken.begun.turn.id });
+        if (chosen !== undefined) return;
         continue;
       }
       const reader = waiters.find((waiter) => !waiter.channel.detached);
@@ -128,6 +154,14 @@ export class ThreadQueue {
       this.#options.track(running.catch((error: unknown) => this.#options.report(error)));
       return;
     }
+  }
+
+  /** The thread's latest turn ended by a person's stop: its queue waits for them. */
+  async #heldByStop(threadId: string): Promise<boolean> {
+    const { store } = this.#options;
+    const latest = (await store.listTurns(threadId)).at(-1);
+    if (latest === undefined || activeTurnStatuses.includes(latest.status)) return false;
+    return holdsQueue(latest, await store.listItems(threadId, { turnId: latest.id }));
   }
 
   #detached(): EventChannel<ChatEvent> {
@@ -145,12 +179,13 @@ export class ThreadQueue {
   }
 
   /** A message left the queue other than by running here (removed, joined a turn, its thread deleted). */
-  left(message: QueuedMessage, reason: 'removed' | 'steered', turnId = ''): void {
+  left(message: QueuedMessage, reason: 'removed', turnId = ''): void {
     const waiters = this.#waiters.get(message.id) ?? [];
     this.#waiters.delete(message.id);
     this.#release(waiters, { type: 'unqueued', queue_id: message.id, reason, thread_id: message.threadId, turn_id: turnId });
   }
 
+<<<<<<< HEAD
   /** A message was sent now: a turn of its thread running here takes it at its next model round. */
   steered(threadId: string): void {
     this.#steered.add(threadId);
@@ -182,6 +217,8 @@ export class ThreadQueue {
     }
   }
 
+=======
+>>>>>>> main
   /** The engine closes: streams waiting on queued messages end (the messages stay queued, and run once an engine runs their thread). */
   close(): void {
     this.#closed = true;

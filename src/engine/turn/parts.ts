@@ -14,7 +14,6 @@ import type { EngineSettings } from '../settings.js';
 import { storeConfirmations } from './confirmation-adapter.js';
 import { LiveSessions } from './live-sessions.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
-import type { TurnRun } from './turn-run.js';
 
 /** What every run of every turn shares: the engine's parts. */
 export interface EngineParts {
@@ -39,8 +38,11 @@ export interface EngineParts {
   readonly tails: ThreadTails;
   /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
   readonly planned: PlannedRunner | undefined;
+<<<<<<< HEAD
   /** Before a model round: messages of the thread's queue sent now join the turn (thread-queue.ts). */
   readonly joinSteered?: (run: TurnRun) => Promise<void> | undefined;
+=======
+>>>>>>> main
   /** Token estimates for the provider's model, calibrated by the usage it reports. */
   readonly tokens: TokenEstimator;
   /** `read_result`, offered to the model in the rounds whose context holds a cut result. */
@@ -69,7 +71,10 @@ export interface PartsWiring {
   readonly clock: () => number;
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   readonly tails: ThreadTails;
+<<<<<<< HEAD
   readonly joinSteered: (run: TurnRun) => Promise<void> | undefined;
+=======
+>>>>>>> main
   readonly lease: () => string;
 }
 
@@ -127,7 +132,6 @@ export function buildParts(options: PartsSource, settings: EngineSettings, hooks
     routing,
     tails: wiring.tails,
     planned: options.planned,
-    joinSteered: wiring.joinSteered,
     lease: wiring.lease,
   };
 }

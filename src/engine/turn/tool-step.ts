@@ -200,7 +200,7 @@ export async function execute(run: TurnRun, call: ToolCallPart, effect: string, 
   try {
     return await dispatcher.dispatch(
       { name: call.name, arguments: call.arguments },
-      { actor: run.actor, signal: run.signal, threadId: run.thread.id, canConfirm: run.canConfirm, ...(maxResultBytes === undefined ? {} : { maxResultBytes }) },
+      { actor: run.actor, signal: run.signal, threadId: run.thread.id, canConfirm: run.canConfirm, confirmWrites: run.regenerating, ...(maxResultBytes === undefined ? {} : { maxResultBytes }) },
     );
   } finally {
     run.latency.tools += performance.now() - started;

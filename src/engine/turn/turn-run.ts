@@ -2,8 +2,8 @@ import { PlumbError } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { ChatMessage } from '../../providers/index.js';
 import type { ItemRecord, NewItem, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../../store/index.js';
-import { newItems, withoutStoredResult } from '../shared/index.js';
-import type { ChatEvent, DoneEvent, EventChannel, RunEvent } from '../shared/index.js';
+import { newItems, retryReason, runMarks, withoutStoredResult, withoutSuperseded } from '../shared/index.js';
+import type { ChatEvent, DoneEvent, EventChannel, RunEvent, StopMode } from '../shared/index.js';
 import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
 import type { KeptHistory } from '../thread/index.js';
 import type { EngineParts } from './parts.js';
@@ -115,7 +115,9 @@ export class TurnRun {
     this.thread = init.thread;
     this.turnId = init.turn.id;
     this.channel = init.channel;
-    this.#items = init.items;
+    // A regenerated turn's runs hold confirmations for every write, and never see the superseded run.
+    this.regenerating = init.items.some((item) => item.turnId === init.turn.id && item.kind === 'retry_marker' && retryReason(item) === 'regenerate');
+    this.#items = withoutSuperseded(init.items);
     this.counters = init.counters;
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
@@ -277,15 +279,16 @@ export class TurnRun {
     const kept = this.parts.tails.kept(this.thread.id, first - 1);
     const from = kept?.[0]?.ordinal;
     const usable = kept !== undefined && from !== undefined && from <= after + 1;
-    if (usable) this.keptHistory = this.parts.tails.history(this.thread.id);
-    this.#items = usable ? kept.concat(this.#items) : (await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after })).map(withoutStoredResult);
+    // A regenerated turn's kept history may hold the run it supersedes, so it converts afresh.
+    if (usable && !this.regenerating) this.keptHistory = this.parts.tails.history(this.thread.id);
+    this.#items = withoutSuperseded(usable ? kept.concat(this.#items) : (await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after })).map(withoutStoredResult));
     this.#loaded = (usable ? from : after + 1) === 1 ? 'whole' : 'tail';
   }
 
   /** Makes `items` the whole thread's journal (once). */
   async loadWholeThread(): Promise<void> {
     if (this.#loaded === 'whole') return;
-    this.#items = (await this.parts.store.listItems(this.thread.id)).map(withoutStoredResult);
+    this.#items = withoutSuperseded((await this.parts.store.listItems(this.thread.id)).map(withoutStoredResult));
     this.#loaded = 'whole';
   }
 
@@ -300,6 +303,9 @@ export class TurnRun {
     while (start > 0 && this.items[start - 1]!.turnId === this.turnId) start--;
     return this.items.slice(start);
   }
+
+  /** The turn's answer is being regenerated: its writes all wait for a new confirmation (`DispatchContext.confirmWrites`). */
+  readonly regenerating: boolean;
 
   /** True until the engine gives the run one of its `maxConcurrentTurns` slots. */
   waitingForSlot = true;
@@ -319,6 +325,31 @@ export class TurnRun {
       this.writesCutOff = this.runningWrites;
       this.controller.abort(new Error('The turn was cancelled; running tools did not finish in time.'));
     }, this.parts.settings.gracefulCancelMs);
+  }
+
+  /**
+   * A person's stop: journaled first (a `stop` mark, written beside the run's own steps rather than
+   * through them, so that it lands while a tool or a provider round is still running), then the run
+   * is cancelled. Views show the turn `stopping` from the mark until it ends; a restart that finds
+   * the mark ends the turn stopped. A mark that cannot be written (the lease is lost) still stops the run.
+   */
+  async requestStop(mode: StopMode): Promise<void> {
+    if (this.ended === undefined && this.cancelMode === undefined) {
+      const request = { mode: this.waitingForSlot ? 'immediate' : mode, requestedAt: this.parts.clock() } as const;
+      try {
+        const [mark] = await this.parts.store.appendItems(this.turnId, [runMarks.stop(request)], {}, { lease: this.parts.lease() });
+        if (mark !== undefined) this.#insert(mark);
+      } catch (error) {
+        this.parts.hooks.emit('error', { error, code: 'chat_error', threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
+      }
+    }
+    this.cancel(mode);
+  }
+
+  /** Puts a record written beside the run's steps in its place in `items` (ordinal order). */
+  #insert(record: ItemRecord): void {
+    const at = this.items.findIndex((item) => item.ordinal > record.ordinal);
+    this.items.splice(at === -1 ? this.items.length : at, 0, withoutStoredResult(record));
   }
 
   /**

@@ -46,18 +46,6 @@ export function queueCases(t: ConformanceSuite): void {
       expect((await t.store.listQueued(thread.id)).map((m) => m.text)).toEqual(['three', 'one']);
     });
 
-    it('lets a message join a running turn once, its item and its leaving the queue one step', async () => {
-      const { thread, turn } = await t.threadWithTurn();
-      const queued = await enqueue(thread.id, 'q1', 'also this');
-      if (queued.outcome !== 'queued') throw new Error('expected a queued message');
-      const joined = await Promise.all([t.store.takeQueued(queued.message.id, turn.id), t.store.takeQueued(queued.message.id, turn.id)]);
-      expect(joined.filter((item) => item !== undefined)).toHaveLength(1);
-      const item = joined.find((candidate) => candidate !== undefined)!;
-      expect(item).toMatchObject({ kind: 'user_text', turnId: turn.id, ordinal: 2, data: { text: 'also this', queueId: queued.message.id, steered: true } });
-      expect(await t.store.listQueued(thread.id)).toEqual([]);
-      expect((await t.store.listItems(thread.id)).map((i) => i.kind)).toEqual(['user_text', 'user_text']);
-    });
-
     it('begins a queued message as the next turn only once the thread is free, and only once', async () => {
       const { thread, turn } = await t.threadWithTurn();
       const queued = await t.store.enqueueMessage({ threadId: thread.id, owner: 'user:alice', actor: { kind: 'user', id: 'alice', roles: ['admin'] }, requestKey: 'q1', text: 'next', language: 'en', limit: 10 });

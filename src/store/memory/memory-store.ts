@@ -240,11 +240,6 @@ export class MemoryStore implements contract.Store {
     return Promise.resolve(this.#j.queue.delete(id));
   }
 
-  async takeQueued(id: string, turnId: string): Promise<contract.ItemRecord | undefined> {
-    this.#open();
-    return Promise.resolve(queue.takeQueued(this.#j, id, turnId));
-  }
-
   async beginQueuedTurn(id: string, options: { readonly lease?: string } = {}): Promise<{ readonly message: contract.QueuedMessage; readonly begun: contract.BeginTurnResult } | undefined> {
     this.#open();
     return Promise.resolve(queue.beginQueuedTurn(this.#j, id, options.lease));

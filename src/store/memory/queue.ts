@@ -1,9 +1,8 @@
-import { queuedTurnInput, steeredItem } from '../new-records.js';
+import { queuedTurnInput } from '../new-records.js';
 import { compareIds } from '../ordered-ids.js';
 import { alreadyExists, notFound } from '../records.js';
-import type { BeginTurnResult, EnqueueInput, EnqueueResult, ItemRecord, QueuedMessage } from '../types.js';
+import type { BeginTurnResult, EnqueueInput, EnqueueResult, QueuedMessage } from '../types.js';
 import { beginTurn } from './begin.js';
-import { appendItems } from './items.js';
 import { copyJson, threadState } from './journal.js';
 import type { MemoryJournal } from './journal.js';
 
@@ -58,18 +57,6 @@ export function steerQueued(j: MemoryJournal, id: string): QueuedMessage | undef
   if (head !== undefined && head !== entry) entry.seq = head.seq - 1;
   entry.message = Object.freeze({ ...entry.message, steer: true, updatedAt: j.clock() });
   return entry.message;
-}
-
-export function takeQueued(j: MemoryJournal, id: string, turnId: string): ItemRecord | undefined {
-  const entry = j.queue.get(id);
-  if (entry === undefined) return undefined;
-  j.queue.delete(id);
-  try {
-    return appendItems(j, turnId, [steeredItem(entry.message.text, id)], undefined)[0];
-  } catch (error) {
-    j.queue.set(id, entry);
-    throw error;
-  }
 }
 
 export function beginQueuedTurn(j: MemoryJournal, id: string, lease: string | undefined): { readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined {

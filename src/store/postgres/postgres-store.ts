@@ -236,11 +236,6 @@ export class PostgresStore implements contract.Store, contract.JournalUpkeep {
     return queue.removeQueued(this.#j, id);
   }
 
-  async takeQueued(id: string, turnId: string): Promise<contract.ItemRecord | undefined> {
-    this.#open();
-    return queue.takeQueued(this.#j, id, turnId);
-  }
-
   async beginQueuedTurn(id: string, options: { readonly lease?: string } = {}): Promise<{ readonly message: contract.QueuedMessage; readonly begun: contract.BeginTurnResult } | undefined> {
     this.#open();
     return queue.beginQueuedTurn(this.#j, id, options.lease);

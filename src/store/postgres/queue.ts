@@ -1,11 +1,10 @@
 import { PlumbError } from '../../core/index.js';
-import { queuedTurnInput, steeredItem } from '../new-records.js';
+import { queuedTurnInput } from '../new-records.js';
 import { notFound } from '../records.js';
 import { toQueued } from '../rows.js';
 import type { QueuedRow } from '../rows.js';
-import type { BeginTurnResult, EnqueueInput, EnqueueResult, ItemRecord, QueuedMessage } from '../types.js';
+import type { BeginTurnResult, EnqueueInput, EnqueueResult, QueuedMessage } from '../types.js';
 import { beginInThread } from './begin.js';
-import { append } from './items.js';
 import { allRows, firstRow } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
@@ -54,15 +53,6 @@ export async function steerQueued(j: PostgresJournal, id: string): Promise<Queue
 
 export async function removeQueued(j: PostgresJournal, id: string): Promise<boolean> {
   return (await j.query(j.t.deleteQueued, [id])).rowCount > 0;
-}
-
-export async function takeQueued(j: PostgresJournal, id: string, turnId: string): Promise<ItemRecord | undefined> {
-  return j.sql.transaction(async (query) => {
-    const row = (await query(j.t.deleteQueued, [id])).rows[0] as unknown as QueuedRow | undefined;
-    if (row === undefined) return undefined;
-    const [record] = await append(j, query, turnId, [steeredItem(row.text, id)], undefined);
-    return record;
-  });
 }
 
 export async function beginQueuedTurn(j: PostgresJournal, id: string, lease: string | undefined): Promise<{ readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined> {

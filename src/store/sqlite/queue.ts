@@ -1,10 +1,9 @@
-import { queuedTurnInput, steeredItem } from '../new-records.js';
+import { queuedTurnInput } from '../new-records.js';
 import { alreadyExists, found, notFound } from '../records.js';
 import { toQueued } from '../rows.js';
 import type { QueuedRow, ThreadRow } from '../rows.js';
-import type { BeginTurnResult, EnqueueInput, EnqueueResult, ItemRecord, QueuedMessage } from '../types.js';
+import type { BeginTurnResult, EnqueueInput, EnqueueResult, QueuedMessage } from '../types.js';
 import { beginTurn } from './begin.js';
-import { appendItems } from './items.js';
 import { one } from './journal.js';
 import type { SqliteJournal } from './journal.js';
 
@@ -60,17 +59,6 @@ export function steerQueued(j: SqliteJournal, id: string): QueuedMessage | undef
 
 export function removeQueued(j: SqliteJournal, id: string): boolean {
   return j.sql.deleteQueued.run(id).changes > 0;
-}
-
-export function takeQueued(j: SqliteJournal, id: string, turnId: string): ItemRecord | undefined {
-  return j.db
-    .transaction((): ItemRecord | undefined => {
-      const row = j.sql.getQueued.get(id) as QueuedRow | undefined;
-      if (row === undefined) return undefined;
-      j.sql.deleteQueued.run(id);
-      return appendItems(j, turnId, [steeredItem(row.text, id)], undefined)[0];
-    })
-    .immediate();
 }
 
 export function beginQueuedTurn(j: SqliteJournal, id: string, lease: string | undefined): { readonly message: QueuedMessage; readonly begun: BeginTurnResult } | undefined {

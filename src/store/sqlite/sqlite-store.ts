@@ -287,10 +287,6 @@ export class SqliteStore implements contract.Store, contract.JournalUpkeep {
     return this.#write(() => queue.removeQueued(this.#j, id));
   }
 
-  async takeQueued(id: string, turnId: string): Promise<contract.ItemRecord | undefined> {
-    return this.#write(() => queue.takeQueued(this.#j, id, turnId));
-  }
-
   async beginQueuedTurn(id: string, options: { readonly lease?: string } = {}): Promise<{ readonly message: contract.QueuedMessage; readonly begun: contract.BeginTurnResult } | undefined> {
     return this.#write(() => queue.beginQueuedTurn(this.#j, id, options.lease));
   }
