@@ -87,20 +87,15 @@ export class ThreadQueue {
    */
   promote(threadId: string, chosen?: string): void {
     if (this.#closed) return;
-<<<<<<< HEAD
     const previous = this.#promoting.get(threadId);
     // The usual case, no promotion under way: it starts now, without a hop through a resolved promise.
-    const next: Promise<void> = (previous === undefined ? this.#promoteOnce(threadId) : previous.then(() => this.#promoteOnce(threadId))).then(
+    const next: Promise<void> = (previous === undefined ? this.#promoteOnce(threadId, chosen) : previous.then(() => this.#promoteOnce(threadId, chosen))).then(
       () => this.#promoted(threadId, next),
       (error: unknown) => {
         this.#promoted(threadId, next);
         this.#options.report(error);
       },
     );
-=======
-    const previous = this.#promoting.get(threadId) ?? Promise.resolve();
-    const next = previous.then(() => this.#promoteOnce(threadId, chosen)).catch((error: unknown) => this.#options.report(error));
->>>>>>> main
     this.#promoting.set(threadId, next);
     this.#options.track(next);
   }
@@ -185,40 +180,6 @@ export class ThreadQueue {
     this.#release(waiters, { type: 'unqueued', queue_id: message.id, reason, thread_id: message.threadId, turn_id: turnId });
   }
 
-<<<<<<< HEAD
-  /** A message was sent now: a turn of its thread running here takes it at its next model round. */
-  steered(threadId: string): void {
-    this.#steered.add(threadId);
-  }
-
-  /**
-   * Before a model round: the messages sent now join the running turn, each as a `user_text` item
-   * (and its leaving the queue) in one store transaction, shown with a `steer` event.
-   */
-  join(run: RunSink): Promise<void> | undefined {
-    const threadId = run.thread.id;
-    // Nothing sent now (the usual round): no promise, no read.
-    if (!this.#steered.has(threadId)) return undefined;
-    this.#steered.delete(threadId);
-    return this.#joinSteered(run, threadId);
-  }
-
-  async #joinSteered(run: RunSink, threadId: string): Promise<void> {
-    const { store } = this.#options;
-    for (const message of await store.listQueued(threadId)) {
-      if (!message.steer) continue;
-      const item = await store.takeQueued(message.id, run.turnId);
-      if (item === undefined) continue;
-      run.items.push(item);
-      const waiting = run.emit({ type: 'steer', queue_id: message.id, text: message.text });
-      if (waiting !== undefined) await waiting;
-      this.left(message, 'steered', run.turnId);
-      this.#options.changed(threadId);
-    }
-  }
-
-=======
->>>>>>> main
   /** The engine closes: streams waiting on queued messages end (the messages stay queued, and run once an engine runs their thread). */
   close(): void {
     this.#closed = true;

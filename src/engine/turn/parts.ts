@@ -38,11 +38,6 @@ export interface EngineParts {
   readonly tails: ThreadTails;
   /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
   readonly planned: PlannedRunner | undefined;
-<<<<<<< HEAD
-  /** Before a model round: messages of the thread's queue sent now join the turn (thread-queue.ts). */
-  readonly joinSteered?: (run: TurnRun) => Promise<void> | undefined;
-=======
->>>>>>> main
   /** Token estimates for the provider's model, calibrated by the usage it reports. */
   readonly tokens: TokenEstimator;
   /** `read_result`, offered to the model in the rounds whose context holds a cut result. */
@@ -71,10 +66,6 @@ export interface PartsWiring {
   readonly clock: () => number;
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   readonly tails: ThreadTails;
-<<<<<<< HEAD
-  readonly joinSteered: (run: TurnRun) => Promise<void> | undefined;
-=======
->>>>>>> main
   readonly lease: () => string;
 }
 

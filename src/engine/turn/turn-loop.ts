@@ -53,12 +53,6 @@ export async function modelLoop(run: TurnRun): Promise<void> {
   const { settings, provider } = run.parts;
   for (;;) {
     if (run.stopping) return run.cancelled();
-<<<<<<< HEAD
-    // A message the person sent now joins the turn here, before the round that reads it.
-    const joining = run.parts.joinSteered?.(run);
-    if (joining !== undefined) await joining;
-=======
->>>>>>> main
     if (provider === undefined) {
       return run.fail('no_provider', 'This turn needs a language model and none is configured. Configure a provider for the engine.');
     }
