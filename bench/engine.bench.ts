@@ -26,16 +26,13 @@ import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { generateText, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { z } from 'zod';
-import { collect, createEngine } from '../src/engine/index.js';
-import type { Provider, ProviderEvent } from '../src/providers/index.js';
 import { openPostgresStore } from '../src/postgres/index.js';
 import { createMemoryStore, openSqliteStore } from '../src/store/index.js';
 import type { Store } from '../src/store/index.js';
 import pg from 'pg';
-import { defineTool } from '../src/tools/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, measure, printTable, summarize } from './harness.js';
+import { callsSoFar, input, plumbEngine, rows } from './plumb-kit.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -45,72 +42,26 @@ const heapMb = (): number => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-const rows = { rows: [{ name: 'Bolt', sku: 'B-1' }] };
-const input = z.object({ q: z.string() });
-
-/** Tool calls since the last user message, from the tail of a message list. */
-function callsSoFar<T>(messages: readonly T[], isTool: (m: T) => boolean, isUser: (m: T) => boolean): number {
-  let count = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (isUser(message)) break;
-    if (isTool(message)) count++;
-  }
-  return count;
-}
-
 // ---- Plumb ----------------------------------------------------------------------------------
-
-function plumbProvider(k: number): Provider {
-  return {
-    name: 'bench',
-    model: 'bench',
-    checkConfiguration: () => [],
-    async *complete(request): AsyncIterable<ProviderEvent> {
-      const done = callsSoFar(request.messages, (m) => m.role === 'tool', (m) => m.role === 'user');
-      if (done < k) yield { type: 'tool_call', id: `c${done}`, name: 'lookup', arguments: `{"q":"x${done}"}` };
-      else yield { type: 'text', text: 'Bolt has SKU B-1.' };
-      yield { type: 'usage', inputTokens: 10, outputTokens: 5 };
-      yield { type: 'done', finishReason: done < k ? 'tool_calls' : 'stop' };
-      await Promise.resolve();
-    },
-  };
-}
 
 /** Turns that all continue one thread, begun with `before` turns already in it (its journal grows as it runs). */
 async function plumbLongThread(store: Store, k: number, before: number): Promise<{ run: (i: number) => Promise<void>; close: () => Promise<void> }> {
-  const engine = createEngine({
-    store,
-    provider: plumbProvider(k),
-    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
-    settings: { recoverOnStart: false },
-  });
-  const actor = { kind: 'anonymous', sessionKey: 'long' } as const;
+  const engine = plumbEngine(store, k);
   let turn = 0;
-  const one = async (): Promise<void> => {
-    turn++;
-    const { answer } = await collect(engine.send({ actor, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
-    if (answer === '') throw new Error('plumb: no answer');
-  };
+  const one = (): Promise<void> => engine.send('long', `r${++turn}`);
   for (let i = 0; i < before; i++) await one();
-  return { run: one, close: () => engine.close() };
+  return { run: one, close: engine.close };
 }
 
 function plumbTurn(store: Store, k: number): { run: (i: number) => Promise<void>; close: () => Promise<void>; store: Store } {
-  const engine = createEngine({
-    store,
-    provider: plumbProvider(k),
-    tools: [defineTool({ name: 'lookup', description: 'Looks a part up.', input, effect: 'read', handler: () => rows })],
-    settings: { recoverOnStart: false },
-  });
+  const engine = plumbEngine(store, k);
   let turn = 0;
   return {
-    run: async () => {
+    run: () => {
       turn++;
-      const { answer, events } = await collect(engine.send({ actor: { kind: 'anonymous', sessionKey: `s${turn}` }, requestKey: `r${turn}`, text: 'What is the SKU of the bolt?' }));
-      if (answer === '') throw new Error(`plumb: no answer (${JSON.stringify(events.filter((event) => event.type === 'error'))})`);
+      return engine.send(`s${turn}`, `r${turn}`);
     },
-    close: () => engine.close(),
+    close: engine.close,
     store,
   };
 }
@@ -254,6 +205,32 @@ interface Kit {
 /** As bench/data.bench.ts: the local server unless one is named. */
 const postgresUrl: string = process.env.PLUMB_BENCH_POSTGRES_URL ?? process.env.PLUMB_TEST_POSTGRES_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
+/** The URL as it may be printed: without its password. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
+/** Whether a PostgreSQL server answers at `url`; when none does, one line says so and how to point the bench at one. */
+async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+    console.log(`PostgreSQL rows skipped: no server answered at ${shownUrl(url)} (${reason}); set PLUMB_BENCH_POSTGRES_URL (or PLUMB_TEST_POSTGRES_URL) to a server's URL to measure them.`);
+    return false;
+  }
+}
+
 /** The PostgreSQL journal on a schema of this child's own, dropped when the kit closes. */
 async function postgresKit(k: number, durability: 'normal' | 'full'): Promise<Kit> {
   const schema = `plumb_bench_engine_${process.pid}`;
@@ -336,14 +313,14 @@ async function replayWrites(store: Store, calls: readonly WriteCall[], i: number
 }
 
 /** The systems measured side by side, each in a process of its own (see `measureApart`). */
-const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => Kit | Promise<Kit> }[] = [
+const systems: readonly { readonly name: string; readonly make: (k: number, dir: string) => Kit | Promise<Kit>; readonly postgres?: true }[] = [
   { name: 'ai@6 generateText (MockLanguageModelV3)', make: (k) => aiTurn(k) },
   { name: 'Plumb engine, memory store', make: (k) => plumbTurn(createMemoryStore(), k) },
   { name: 'Plumb engine, SQLite store (WAL, durability normal)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}.db`) }), k) },
   { name: 'Plumb engine, SQLite store (WAL, durability full)', make: async (k, dir) => plumbTurn(await openSqliteStore({ path: join(dir, `k${k}-full.db`), durability: 'full' }), k) },
   { name: '@langchain/langgraph StateGraph + ToolNode', make: (k) => langgraphTurn(k) },
-  { name: 'Plumb engine, PostgreSQL store (durability normal: synchronous_commit off)', make: (k) => postgresKit(k, 'normal') },
-  { name: 'Plumb engine, PostgreSQL store (durability full: synchronous_commit on)', make: (k) => postgresKit(k, 'full') },
+  { name: 'Plumb engine, PostgreSQL store (durability normal: synchronous_commit off)', make: (k) => postgresKit(k, 'normal'), postgres: true },
+  { name: 'Plumb engine, PostgreSQL store (durability full: synchronous_commit on)', make: (k) => postgresKit(k, 'full'), postgres: true },
 ];
 /** Systems whose floor is measured (durable stores), by index into `systems`. */
 const durable = new Set([2, 3, 5, 6]);
@@ -396,20 +373,22 @@ const benchmark: Benchmark = {
       return measureHere(Number(args[child + 1]), option(args, '--k', 1), turns, warmup, args[dirIndex + 1]!);
     }
     console.log(`engine benchmark · ${machineLine()} · ${warmup} warm-up + ${turns} measured turns per system, each system in a process of its own`);
+    const postgres = await postgresReachable(postgresUrl);
+    const inRun = new Set(systems.flatMap((system, index) => (postgres || system.postgres !== true ? [index] : [])));
     const dir = mkdtempSync(join(tmpdir(), 'plumb-engine-bench-'));
     try {
       for (const k of [1, 3]) {
         // Rounds of every system in turn, so that a slow spell of this shared machine falls on all of them.
-        const rounds: Row[][] = [];
+        const rounds: (Row | undefined)[][] = [];
         for (let round = 0; round < repeat; round++) {
           const roundDir = join(dir, `round-${round}`);
           mkdirSync(roundDir, { recursive: true });
-          rounds.push(systems.map((_, index) => measureApart(index, k, turns, warmup, roundDir)));
+          rounds.push(systems.map((_, index) => (inRun.has(index) ? measureApart(index, k, turns, warmup, roundDir) : undefined)));
         }
         printTable(
           `One turn, K = ${k} tool call${k === 1 ? '' : 's'} then a final text (${repeat} round${repeat === 1 ? '' : 's'}; each row the round with the system's middle median)`,
           ['system', 'median µs', 'p99 µs', 'CPU µs / turn', 'peak RSS MB (its process)', 'heap retained after GC MB', 'median / ai', 'median / ai, every round', 'CPU / ai'],
-          systems.map((_, index) => {
+          [...inRun].map((index) => {
             // Ratios within a round (same conditions); the row shows the middle round's.
             const ratios = rounds.map((round) => round[index]!.median / round[0]!.median);
             const middle = rounds.map((round, at) => ({ at, median: round[index]!.median })).sort((a, b) => a.median - b.median)[Math.floor(repeat / 2)]!.at;
@@ -421,7 +400,7 @@ const benchmark: Benchmark = {
         printTable(
           `Durable stores against their floor, K = ${k} (floor: the memory-store turn + the same turn's writes alone on the store; the round with the middle ratio)`,
           ['system', 'turn median µs', 'memory-store turn µs', "the turn's writes alone µs", 'floor µs', 'turn / floor', 'turn / floor, every round'],
-          [...durable].map((index) => {
+          [...durable].filter((index) => inRun.has(index)).map((index) => {
             const ratios = rounds.map((round) => round[index]!.median / (round[1]!.median + (round[index]!.commits ?? NaN)));
             const middle = ratios.map((ratio, at) => ({ ratio, at })).sort((a, b) => a.ratio - b.ratio)[Math.floor(repeat / 2)]!.at;
             const row = rounds[middle]![index]!;
@@ -431,7 +410,7 @@ const benchmark: Benchmark = {
         );
       }
       await journalCost(dir, [1, 3]);
-      await postgresRoundTrips(postgresUrl);
+      if (postgres) await postgresRoundTrips(postgresUrl);
       // A long conversation: each turn continues one thread of `earlier` turns (a summary round each turn, as the engine does).
       const earlier = 200;
       const longTurns = Math.min(turns, 500);
@@ -440,7 +419,7 @@ const benchmark: Benchmark = {
         ['Plumb engine, memory store', createMemoryStore()],
         ['Plumb engine, SQLite store (WAL, durability normal)', await openSqliteStore({ path: join(dir, 'long.db') })],
       ];
-      const longPostgres = await postgresKit(1, 'normal');
+      const longPostgres = postgres ? await postgresKit(1, 'normal') : undefined;
       // The same engine kit's store, one continuing thread: a returning user's turn (one round trip to begin it).
       if (longPostgres?.store !== undefined) longStores.push(['Plumb engine, PostgreSQL store (durability normal)', longPostgres.store]);
       for (const [system, store] of longStores) {

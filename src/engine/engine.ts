@@ -120,7 +120,10 @@ class PlumbEngine implements Engine {
     const label = titleLabel(this.#parts.routing?.reader);
     this.#runner = new TurnRunner({
       parts: this.#parts,
-      promote: (threadId) => this.#queue.promote(threadId),
+      // Without a queue (maxQueuedMessages 0) a turn's end reads none; one left from before runs when an engine starts.
+      promote: (threadId) => {
+        if (this.settings.maxQueuedMessages > 0) this.#queue.promote(threadId);
+      },
       titled: async (run) => {
         try {
           await titleAfterTurn(this.#store, run.thread.id, run.turnItems(), label);

@@ -10,6 +10,7 @@ export type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, Thre
 export { ThreadQueue, queueView, queuedMessageUnavailable } from './thread-queue.js';
 export type { QueuedStart } from './thread-queue.js';
 export { ThreadTails, tailOrdinals } from './thread-tails.js';
+export type { KeptHistory } from './thread-tails.js';
 export {
   answeredResult,
   askQuestions,

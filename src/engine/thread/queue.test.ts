@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPlumbError } from '../../core/index.js';
-import { openSqliteStore } from '../../store/index.js';
+import { actorKey, isPlumbError } from '../../core/index.js';
+import { createMemoryStore, openSqliteStore } from '../../store/index.js';
 import type { Store } from '../../store/index.js';
 import { collect } from '../index.js';
 import type { ChatEvent } from '../index.js';
@@ -225,5 +225,31 @@ describe('the thread queue', () => {
     expect((await second.store.listTurns(threadId)).map((turn) => [turn.input, turn.status])).toEqual([['create A', 'completed'], ['after the restart', 'completed']]);
     const items = await second.store.listItems(threadId);
     expect(items.filter((item) => item.kind === 'assistant_text').map((item) => (item.data as { text: string }).text)).toEqual(['Created A.', 'Ran after the restart.']);
+  });
+
+  it('reads no queue when a turn ends without one (maxQueuedMessages 0), and runs what was queued before once an engine starts', async () => {
+    const store = createMemoryStore();
+    const reads: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === 'listQueued') reads.push('listQueued');
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const first = makeKit({ completions: [{ text: 'One.' }, { text: 'Two.' }] }, { maxQueuedMessages: 0 }, { store: counted });
+    const one = await collect(first.engine.send({ actor: alice, requestKey: key(), text: 'one' }));
+    await collect(first.engine.send({ actor: alice, threadId: one.events[0]!.thread_id, requestKey: key(), text: 'two' }));
+    expect(reads).toEqual([]);
+    await first.engine.close();
+    // A message left in the queue from a configuration with one runs when an engine starts.
+    const threadId = one.events[0]!.thread_id;
+    await store.enqueueMessage({ threadId, owner: actorKey(alice)!, actor: alice as never, requestKey: key(), text: 'queued before', language: null, limit: 10 });
+    const second = makeKit({ completions: [{ text: 'Ran at the start.' }] }, { maxQueuedMessages: 0 }, { store });
+    kits.push(second);
+    await second.engine.ready;
+    const ran = async () => (await store.listTurns(threadId)).find((turn) => turn.input === 'queued before')?.status;
+    for (let i = 0; i < 200 && (await ran()) !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await ran()).toBe('completed');
   });
 });

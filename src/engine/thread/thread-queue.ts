@@ -87,13 +87,21 @@ export class ThreadQueue {
    */
   promote(threadId: string, chosen?: string): void {
     if (this.#closed) return;
-    const previous = this.#promoting.get(threadId) ?? Promise.resolve();
-    const next = previous.then(() => this.#promoteOnce(threadId, chosen)).catch((error: unknown) => this.#options.report(error));
+    const previous = this.#promoting.get(threadId);
+    // The usual case, no promotion under way: it starts now, without a hop through a resolved promise.
+    const next: Promise<void> = (previous === undefined ? this.#promoteOnce(threadId, chosen) : previous.then(() => this.#promoteOnce(threadId, chosen))).then(
+      () => this.#promoted(threadId, next),
+      (error: unknown) => {
+        this.#promoted(threadId, next);
+        this.#options.report(error);
+      },
+    );
     this.#promoting.set(threadId, next);
     this.#options.track(next);
-    void next.finally(() => {
-      if (this.#promoting.get(threadId) === next) this.#promoting.delete(threadId);
-    });
+  }
+
+  #promoted(threadId: string, promotion: Promise<void>): void {
+    if (this.#promoting.get(threadId) === promotion) this.#promoting.delete(threadId);
   }
 
   /**

@@ -60,6 +60,22 @@ describe('ThreadTails', () => {
     expect(tails.kept('c', 40)).toHaveLength(30);
   });
 
+  it('keeps a run’s converted history with its items while they reach back to where it starts, and only while it ends where they end', () => {
+    const tails = new ThreadTails(30, 10);
+    const history = (startOrdinal: number, through: number) => ({ startOrdinal, through, messages: [{ role: 'user' as const, content: 'q' }], raw: 7, cut: false });
+    tails.remember('a', items('a', 1, 25), 4, history(4, 25));
+    expect(tails.history('a')).toEqual(history(4, 25));
+    // Its items were cut to the bound (ordinals 11..40): a history from ordinal 1 is not kept with them.
+    tails.remember('b', items('b', 1, 40), 1, history(0, 40));
+    expect(tails.kept('b', 40)).toHaveLength(30);
+    expect(tails.history('b')).toBeUndefined();
+    // A history that does not end at the kept items' last ordinal is not given.
+    tails.remember('c', items('c', 1, 6), 1, history(0, 5));
+    expect(tails.history('c')).toBeUndefined();
+    tails.forget('a');
+    expect(tails.history('a')).toBeUndefined();
+  });
+
   it('keeps nothing with a bound of 0', () => {
     const tails = new ThreadTails(0, 10);
     tails.remember('a', items('a', 1, 5));

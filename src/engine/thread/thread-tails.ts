@@ -1,4 +1,27 @@
+import type { ChatMessage } from '../../providers/index.js';
 import type { ItemRecord } from '../../store/index.js';
+
+/**
+ * A thread's context history as its last finished run left it, converted: the next run starts from
+ * it instead of converting and counting the whole history again (a long thread's turn would else
+ * cost in proportion to the thread).
+ */
+export interface KeptHistory {
+  /** The window's first ordinal (right after the summary's marker; 0 without one). */
+  readonly startOrdinal: number;
+  /** The last ordinal it covers: the run's last item (a finished turn's). */
+  readonly through: number;
+  /** The messages of the items from `startOrdinal` through `through`. */
+  readonly messages: readonly ChatMessage[];
+  /** Their raw tokens, and whether one of them is a cut result. */
+  readonly raw: number;
+  readonly cut: boolean;
+}
+
+interface Tail {
+  readonly items: readonly ItemRecord[];
+  readonly history: KeptHistory | undefined;
+}
 
 /**
  * The recent items of the threads this engine ran last, so that a thread's next turn need not
@@ -15,7 +38,7 @@ import type { ItemRecord } from '../../store/index.js';
 export class ThreadTails {
   readonly #maxItems: number;
   readonly #keep: number;
-  readonly #tails = new Map<string, readonly ItemRecord[]>();
+  readonly #tails = new Map<string, Tail>();
   #held = 0;
 
   /** `keep`: items remembered per thread (the most a turn's context reads before its user item). */
@@ -24,52 +47,64 @@ export class ThreadTails {
     this.#keep = keep;
   }
 
-  /** The thread's items with ordinals after `afterOrdinal`, when the remembered tail ends at `lastOrdinal` and reaches back that far. */
-  tail(threadId: string, afterOrdinal: number, lastOrdinal: number): ItemRecord[] | undefined {
-    const items = this.#tails.get(threadId);
-    if (items === undefined) return undefined;
+  /** The thread's items with ordinals after `afterOrdinal`, when the remembered tail ends at `lastOrdinal` and reaches back that far (the kept array itself when that is all of it: not to be changed). */
+  tail(threadId: string, afterOrdinal: number, lastOrdinal: number): readonly ItemRecord[] | undefined {
+    const tail = this.#tails.get(threadId);
+    if (tail === undefined) return undefined;
+    const items = tail.items;
     const first = items[0];
     const last = items.at(-1);
     if (first === undefined || last === undefined || last.ordinal !== lastOrdinal || first.ordinal > afterOrdinal + 1) return undefined;
     // Most recently used last in the map's order.
     this.#tails.delete(threadId);
-    this.#tails.set(threadId, items);
-    return items.slice(afterOrdinal + 1 - first.ordinal);
+    this.#tails.set(threadId, tail);
+    const start = afterOrdinal + 1 - first.ordinal;
+    return start <= 0 ? items : items.slice(start);
   }
 
   /** The thread's kept items, all of them, when they end at `lastOrdinal` (as `tail` from the first kept one). */
-  kept(threadId: string, lastOrdinal: number): ItemRecord[] | undefined {
-    const first = this.#tails.get(threadId)?.[0];
+  kept(threadId: string, lastOrdinal: number): readonly ItemRecord[] | undefined {
+    const first = this.#tails.get(threadId)?.items[0];
     return first === undefined ? undefined : this.tail(threadId, first.ordinal - 1, lastOrdinal);
+  }
+
+  /** The converted history kept with the thread's items, when it ends where they end (read right after `kept` found them current). */
+  history(threadId: string): KeptHistory | undefined {
+    const tail = this.#tails.get(threadId);
+    return tail?.history !== undefined && tail.history.through === tail.items.at(-1)?.ordinal ? tail.history : undefined;
   }
 
   /**
    * Remembers the thread's items as a run left them (in ordinal order, consecutive), unless they are
    * its first turn's only: the last `keep`, or every item from ordinal `from` on when that is more
-   * (the history the next turn's context starts at), within the bound.
+   * (the history the next turn's context starts at), within the bound; with them the converted
+   * history, when the run left one that the kept items reach back to.
    */
-  remember(threadId: string, items: readonly ItemRecord[], from = Number.POSITIVE_INFINITY): void {
+  remember(threadId: string, items: readonly ItemRecord[], from = Number.POSITIVE_INFINITY, history?: KeptHistory): void {
     this.forget(threadId);
     const first = items[0];
     // A turn's items are consecutive (one active turn per thread): first and last of one turn from ordinal 1 is the thread's first turn.
     if (this.#maxItems === 0 || first === undefined || (first.ordinal === 1 && items.at(-1)?.turnId === first.turnId)) return;
     const start = from <= first.ordinal ? 0 : items.findIndex((item) => item.ordinal >= from);
     const since = start < 0 ? 0 : items.length - start;
-    const kept = items.slice(-Math.min(Math.max(this.#keep, since), this.#maxItems));
-    this.#tails.set(threadId, kept);
+    const count = Math.min(Math.max(this.#keep, since), this.#maxItems);
+    // The run is over: its items no longer change, so all of them are kept as they are, without a copy.
+    const kept = count >= items.length ? items : items.slice(-count);
+    const reaches = history !== undefined && (kept[0]?.ordinal ?? Infinity) <= Math.max(1, history.startOrdinal);
+    this.#tails.set(threadId, { items: kept, history: reaches ? history : undefined });
     this.#held += kept.length;
     for (const [oldest, evicted] of this.#tails) {
       if (this.#held <= this.#maxItems) break;
       this.#tails.delete(oldest);
-      this.#held -= evicted.length;
+      this.#held -= evicted.items.length;
     }
   }
 
   forget(threadId: string): void {
-    const items = this.#tails.get(threadId);
-    if (items === undefined) return;
+    const tail = this.#tails.get(threadId);
+    if (tail === undefined) return;
     this.#tails.delete(threadId);
-    this.#held -= items.length;
+    this.#held -= tail.items.length;
   }
 }
 

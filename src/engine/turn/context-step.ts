@@ -4,6 +4,7 @@ import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from '../c
 import { selectContext, toMessages, transcript } from '../context/index.js';
 import { perMessage } from '../context/index.js';
 import { newItems, toolResultOf } from '../shared/index.js';
+import type { KeptHistory } from '../thread/index.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
 
@@ -66,8 +67,50 @@ async function openWindow(run: TurnRun): Promise<void> {
   const summary = run.thread.summary;
   // A summary whose marker is unknown covers nothing known: the history starts from the beginning.
   const marker = index >= 0 && summary != null ? run.items[index]! : undefined;
-  const tally = { seen: 0, raw: 0, cut: false };
-  run.window = marker === undefined ? { startOrdinal: 0, summary: null, through: 0, tally } : { startOrdinal: marker.ordinal + 1, summary: summary!, through: marker.ordinal, tally };
+  const startOrdinal = marker === undefined ? 0 : marker.ordinal + 1;
+  // What the thread's last run left converted and counted, when it ends right before this turn: only this turn is new.
+  const kept = run.keptHistory;
+  const turnStart = currentTurnStart(run);
+  const continues = kept !== undefined && kept.startOrdinal === startOrdinal && kept.through === run.items[turnStart - 1]?.ordinal;
+  const tally = continues ? { seen: turnStart, raw: kept.raw, cut: kept.cut, kept } : { seen: 0, raw: 0, cut: false };
+  run.window = marker === undefined ? { startOrdinal, summary: null, through: 0, tally } : { startOrdinal, summary: summary!, through: marker.ordinal, tally };
+}
+
+/** Counts the window's items appended since the tally last looked (items are only appended while the window stands). */
+function countNew(run: TurnRun): void {
+  const { tokens } = run.parts;
+  const window = run.window!;
+  const tally = window.tally;
+  for (let index = tally.seen; index < run.items.length; index++) {
+    const item = run.items[index]!;
+    if (item.ordinal < window.startOrdinal) continue;
+    tally.raw += tokens.item(item);
+    if (!tally.cut && item.kind === 'tool_result' && toolResultOf(item).fullBytes !== undefined) tally.cut = true;
+  }
+  tally.seen = run.items.length;
+}
+
+/** The messages of the window's turns before the current one (converted once per window). */
+function earlierMessages(run: TurnRun, turnStart: number): readonly ChatMessage[] {
+  const window = run.window!;
+  const tally = window.tally;
+  tally.earlier ??= tally.kept?.messages ?? toMessages(run.items.slice(0, turnStart).filter((item) => item.ordinal >= window.startOrdinal));
+  return tally.earlier;
+}
+
+/**
+ * The run's history converted and counted through its last item, for the thread's next run to
+ * continue from (`ThreadTails`); none when no context was opened or the turn did not end (a
+ * paused turn's calls are still open).
+ */
+export function historyToKeep(run: TurnRun): KeptHistory | undefined {
+  const window = run.window;
+  const last = run.items.at(-1);
+  if (window === undefined || run.ended === undefined || last === undefined) return undefined;
+  countNew(run);
+  const turnStart = currentTurnStart(run);
+  const messages = earlierMessages(run, turnStart).concat(toMessages(run.items.slice(turnStart)));
+  return { startOrdinal: window.startOrdinal, through: last.ordinal, messages, raw: window.tally.raw, cut: window.tally.cut };
 }
 
 function markerIndex(run: TurnRun): number {
@@ -95,14 +138,7 @@ function compose(run: TurnRun, baseTools: readonly ToolDefinition[]): Omit<Round
   const { tokens, systemPrompt } = run.parts;
   const window = run.window!;
   const { summary, tally } = window;
-  // Items are only appended while the window stands: count what came since the last round.
-  for (let index = tally.seen; index < run.items.length; index++) {
-    const item = run.items[index]!;
-    if (item.ordinal < window.startOrdinal) continue;
-    tally.raw += tokens.item(item);
-    if (!tally.cut && item.kind === 'tool_result' && toolResultOf(item).fullBytes !== undefined) tally.cut = true;
-  }
-  tally.seen = run.items.length;
+  countNew(run);
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
   let estimate = tokens.repeated(systemPrompt) + perMessage;
   if (summary !== null) {
@@ -114,13 +150,11 @@ function compose(run: TurnRun, baseTools: readonly ToolDefinition[]): Omit<Round
   // The turns before this one do not change while the window stands: converted once. (A turn's
   // calls are answered within it, so converting the parts apart gives what converting all would.)
   const turnStart = currentTurnStart(run);
-  tally.earlier ??= toMessages(run.items.slice(0, turnStart).filter((item) => item.ordinal >= window.startOrdinal));
-  for (const message of tally.earlier) messages.push(message);
-  for (const message of toMessages(run.items.slice(turnStart))) messages.push(message);
-  for (const extra of run.extraMessages) messages.push(extra);
+  // One copy of the history per round (concat, not a push per message): what the request carries.
+  const all = messages.concat(earlierMessages(run, turnStart), toMessages(run.items.slice(turnStart)), run.extraMessages);
   if (run.extraMessages.length > 0) estimate += tokens.messages(run.extraMessages);
   const tools = tally.cut ? withReadResult(run, baseTools) : baseTools;
-  return { messages, tools, estimate: estimate + tokens.tools(tools) };
+  return { messages: all, tools, estimate: estimate + tokens.tools(tools) };
 }
 
 function withReadResult(run: TurnRun, baseTools: readonly ToolDefinition[]): readonly ToolDefinition[] {

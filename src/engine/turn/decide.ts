@@ -65,15 +65,13 @@ export function decide(input: DecideInput): Plan {
       message: 'The model asked for a change together with other tool calls; none of them ran. Ask for one change at a time.',
     };
   }
-  const streaks = nextStreaks(
-    counters.streaks,
-    completion.toolCalls.map((call) => callSignature(call.name, call.arguments)),
-  );
+  const signatures = completion.toolCalls.map((call) => callSignature(call.name, call.arguments));
+  const streaks = nextStreaks(counters.streaks, signatures);
   let warned = counters.repetitionWarned;
   const calls: PlannedCall[] = [];
   const inStep = new Map<string, number>();
   for (const [index, call] of completion.toolCalls.entries()) {
-    const signature = callSignature(call.name, call.arguments);
+    const signature = signatures[index]!;
     const streak = streaks.get(signature) ?? 0;
     const earlier = input.earlier?.get(signature);
     const sameStep = inStep.get(signature);

@@ -2,6 +2,7 @@ import { PlumbError } from '../../core/index.js';
 import { EventChannel } from '../shared/index.js';
 import type { ChatEvent } from '../shared/index.js';
 import type { ThreadQueue } from '../thread/index.js';
+import { historyToKeep } from './context-step.js';
 import { turnDiagnostics } from './diagnostics.js';
 import { driveTurn } from './router-turn.js';
 import type { EngineParts } from './parts.js';
@@ -115,7 +116,7 @@ export class TurnRunner {
       if (run.ended?.status === 'completed' && run.thread.titleSource === null) await this.#options.titled(run);
       if (this.#options.parts.hooks.has('turnDiagnostics')) this.#options.parts.hooks.emit('turnDiagnostics', { actor: run.actor, threadId: run.thread.id, turnId: run.turnId, record: turnDiagnostics(run) });
       // A run that did not hold the thread's tail leaves the kept one stale: forgotten rather than kept until evicted.
-      if (run.journalIntact && run.holdsThreadTail) this.#options.parts.tails.remember(run.thread.id, run.items, run.contextFrom);
+      if (run.journalIntact && run.holdsThreadTail) this.#options.parts.tails.remember(run.thread.id, run.items, run.contextFrom, historyToKeep(run));
       else this.#options.parts.tails.forget(run.thread.id);
     } finally {
       run.dispose();

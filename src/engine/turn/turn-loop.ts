@@ -86,7 +86,8 @@ export async function modelLoop(run: TurnRun): Promise<void> {
         return run.parts.dispatcher.tool(name)?.effect;
       },
       hasTools: run.parts.toolDefinitions.length > 0,
-      earlier: successfulCalls(run.turnItems()),
+      // Only calls are checked against the earlier ones: a final answer needs no look back.
+      earlier: completion.toolCalls.length > 0 ? successfulCalls(run.turnItems()) : undefined,
     });
     switch (plan.kind) {
       case 'answer':

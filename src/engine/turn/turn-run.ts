@@ -5,6 +5,7 @@ import type { ItemRecord, NewItem, ThreadRecord, TokenUsage, TurnPatch, TurnReco
 import { newItems, retryReason, runMarks, withoutStoredResult, withoutSuperseded } from '../shared/index.js';
 import type { ChatEvent, DoneEvent, EventChannel, RunEvent, StopMode } from '../shared/index.js';
 import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
+import type { KeptHistory } from '../thread/index.js';
 import type { EngineParts } from './parts.js';
 import type { SessionHandle } from './router-types.js';
 import type { TurnCounters } from './turn-state.js';
@@ -20,8 +21,11 @@ export class TurnRun {
   readonly turnId: string;
   readonly channel: EventChannel<ChatEvent>;
   readonly controller = new AbortController();
-  /** The thread's items, loaded once and extended as the run appends. */
-  readonly items: ItemRecord[];
+  /** The thread's items, loaded once and extended as the run appends (replaced, not spliced, when loaded: a long thread's tail is one copy). */
+  #items: ItemRecord[];
+  get items(): ItemRecord[] {
+    return this.#items;
+  }
   counters: TurnCounters;
   /** Usage of the turn so far (committed plus this run's pending rounds). */
   usage: TokenUsage;
@@ -43,7 +47,8 @@ export class TurnRun {
    * `failedCompaction`: a summary of it failed its ceiling, so pressure alone does not try again in
    * this run. `tally`: the history's raw tokens, and whether it holds a cut result, over the first
    * `seen` of `items` (a round counts only what was appended since the last), and the messages of
-   * the turns before this one, once converted.
+   * the turns before this one, once converted (`kept`: those the thread's last run left converted,
+   * through their last ordinal).
    */
   window:
     | {
@@ -51,7 +56,7 @@ export class TurnRun {
         readonly summary: string | null;
         readonly through: number;
         readonly failedCompaction?: boolean;
-        readonly tally: { seen: number; raw: number; cut: boolean; earlier?: readonly ChatMessage[] };
+        readonly tally: { seen: number; raw: number; cut: boolean; earlier?: readonly ChatMessage[]; kept?: KeptHistory };
       }
     | undefined;
   /** False when the caller cannot ask a person (plain HTTP): a write that needs confirmation fails the turn. */
@@ -76,6 +81,8 @@ export class TurnRun {
    * all of it.
    */
   #loaded: 'turn' | 'tail' | 'whole';
+  /** The converted history the thread's last run left, when `loadThread` continued from its kept items. */
+  keptHistory: KeptHistory | undefined;
   /** The commit of the latest staged step, while one is on its way; events wait behind it. */
   #staged: Promise<void> | undefined;
   #held: ChatEvent[] = [];
@@ -110,7 +117,7 @@ export class TurnRun {
     this.channel = init.channel;
     // A regenerated turn's runs hold confirmations for every write, and never see the superseded run.
     this.regenerating = init.items.some((item) => item.turnId === init.turn.id && item.kind === 'retry_marker' && retryReason(item) === 'regenerate');
-    this.items = withoutSuperseded(init.items);
+    this.#items = withoutSuperseded(init.items);
     this.counters = init.counters;
     this.usage = init.turn.usage;
     this.canConfirm = init.canConfirm ?? true;
@@ -272,16 +279,16 @@ export class TurnRun {
     const kept = this.parts.tails.kept(this.thread.id, first - 1);
     const from = kept?.[0]?.ordinal;
     const usable = kept !== undefined && from !== undefined && from <= after + 1;
-    const read = withoutSuperseded(usable ? [...kept, ...this.items] : (await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after })).map(withoutStoredResult));
-    this.items.splice(0, this.items.length, ...read);
+    // A regenerated turn's kept history may hold the run it supersedes, so it converts afresh.
+    if (usable && !this.regenerating) this.keptHistory = this.parts.tails.history(this.thread.id);
+    this.#items = withoutSuperseded(usable ? kept.concat(this.#items) : (await this.parts.store.listItems(this.thread.id, after === 0 ? {} : { afterOrdinal: after })).map(withoutStoredResult));
     this.#loaded = (usable ? from : after + 1) === 1 ? 'whole' : 'tail';
   }
 
   /** Makes `items` the whole thread's journal (once). */
   async loadWholeThread(): Promise<void> {
     if (this.#loaded === 'whole') return;
-    const all = withoutSuperseded((await this.parts.store.listItems(this.thread.id)).map(withoutStoredResult));
-    this.items.splice(0, this.items.length, ...all);
+    this.#items = withoutSuperseded((await this.parts.store.listItems(this.thread.id)).map(withoutStoredResult));
     this.#loaded = 'whole';
   }
 
@@ -290,8 +297,11 @@ export class TurnRun {
     return this.window === undefined ? undefined : Math.max(1, this.window.through);
   }
 
+  /** This turn's items: the last of `items` (a thread has one active turn, so its items come last), found from the end. */
   turnItems(): ItemRecord[] {
-    return this.items.filter((item) => item.turnId === this.turnId);
+    let start = this.items.length;
+    while (start > 0 && this.items[start - 1]!.turnId === this.turnId) start--;
+    return this.items.slice(start);
   }
 
   /** The turn's answer is being regenerated: its writes all wait for a new confirmation (`DispatchContext.confirmWrites`). */

@@ -77,21 +77,32 @@ export interface EarlierCall {
  * signature; the first of identical calls stands.
  */
 export function successfulCalls(turnItems: readonly ItemRecord[]): Map<string, EarlierCall> {
-  const calls = new Map<string, { name: string; arguments: string }>();
+  const calls = new Map<string, ItemRecord>();
   const succeeded = new Map<string, EarlierCall>();
   for (const item of turnItems) {
     if (item.kind === 'tool_call') {
-      const call = toolCallOf(item);
-      calls.set(call.callId, call);
+      calls.set(toolCallOf(item).callId, item);
     } else if (item.kind === 'tool_result') {
       const { callId, result } = toolResultOf(item);
       const call = calls.get(callId);
       if (call === undefined || errorCodeOf(result) !== undefined || isCancelled(result) || isConfirmationRequired(result)) continue;
-      const signature = callSignature(call.name, call.arguments);
+      const signature = itemSignature(call);
       if (!succeeded.has(signature)) succeeded.set(signature, { callId, result });
     }
   }
   return succeeded;
+}
+
+/** Signatures of call items, kept per item (items never change): a turn's calls are not parsed again every round. */
+const signatures = new WeakMap<ItemRecord, string>();
+
+function itemSignature(item: ItemRecord): string {
+  let signature = signatures.get(item);
+  if (signature === undefined) {
+    const call = toolCallOf(item);
+    signatures.set(item, (signature = callSignature(call.name, call.arguments)));
+  }
+  return signature;
 }
 
 /** The streaks after one more completion: a signature absent from it starts over. */

@@ -2,7 +2,7 @@ import { newTurn } from '../new-records.js';
 import { alreadyExists, notFound } from '../records.js';
 import type { BeginTurnInput, BeginTurnResult } from '../types.js';
 import { append } from './items.js';
-import { activeTurn, addThread, requestKeyOf, threadState } from './journal.js';
+import { activeTurn, addThread, requestKeyOf, threadState, trackActive } from './journal.js';
 import type { MemoryJournal } from './journal.js';
 import { latestState } from './threads.js';
 
@@ -35,6 +35,7 @@ export function beginTurn(j: MemoryJournal, input: BeginTurnInput): BeginTurnRes
   j.turns.set(turn.id, turn);
   j.requestKeys.set(requestKeyOf(owner, input.requestKey), turn.id);
   state.turnIds.push(turn.id);
+  trackActive(j, turn);
   const [userItem] = append(j, state, turn.id, [{ kind: 'user_text', data: null }], now, [{ text: input.input }]);
   state.record = Object.freeze({ ...state.record, updatedAt: now });
   return { outcome: 'created', thread: state.record, turn, userItem: userItem! };

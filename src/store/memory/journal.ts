@@ -9,6 +9,8 @@ export interface ThreadState {
   record: ThreadRecord;
   readonly items: ItemRecord[];
   readonly turnIds: string[];
+  /** Its turns in an active status (`activeTurnStatuses`; one, except in a broken journal): found without a scan of a long thread's turns. */
+  readonly active: Set<string>;
 }
 
 /** What every part of the memory store works on: its maps, the ids and the clock. */
@@ -37,7 +39,7 @@ export function threadState(j: MemoryJournal, id: string): ThreadState {
 
 /** A new thread of `owner`'s, kept. */
 export function addThread(j: MemoryJournal, owner: string, title: string | null, now: number, id = j.ids()): ThreadState {
-  const state: ThreadState = { record: newThread(id, owner, title, now), items: [], turnIds: [] };
+  const state: ThreadState = { record: newThread(id, owner, title, now), items: [], turnIds: [], active: new Set() };
   j.threads.set(id, state);
   let owned = j.byOwner.get(owner);
   if (owned === undefined) j.byOwner.set(owner, (owned = new Set()));
@@ -49,13 +51,20 @@ export function requestKeyOf(owner: string, requestKey: string): string {
   return `${owner}\u0000${requestKey}`;
 }
 
-/** The thread's active turn, if any: only the latest turns can be active, so look from the end. */
+/** The thread's active turn, if any (the latest begun of them). */
 export function activeTurn(j: MemoryJournal, state: ThreadState): TurnRecord | undefined {
-  for (let i = state.turnIds.length - 1; i >= 0; i--) {
-    const turn = j.turns.get(state.turnIds[i]!);
-    if (turn !== undefined && activeTurnStatuses.includes(turn.status)) return turn;
-  }
+  if (state.active.size === 0) return undefined;
+  if (state.active.size === 1) for (const id of state.active) return j.turns.get(id);
+  for (let i = state.turnIds.length - 1; i >= 0; i--) if (state.active.has(state.turnIds[i]!)) return j.turns.get(state.turnIds[i]!);
   return undefined;
+}
+
+/** Keeps the thread's set of active turns in step with a turn's new record. */
+export function trackActive(j: MemoryJournal, turn: TurnRecord): void {
+  const active = j.threads.get(turn.threadId)?.active;
+  if (active === undefined) return;
+  if (activeTurnStatuses.includes(turn.status)) active.add(turn.id);
+  else active.delete(turn.id);
 }
 
 /** Records are kept apart from the caller's objects, so a later mutation by the caller changes nothing. */

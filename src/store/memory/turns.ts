@@ -1,5 +1,6 @@
 import { checkStatus, notFound } from '../records.js';
 import type { TurnPatch, TurnRecord, TurnStatus } from '../types.js';
+import { trackActive } from './journal.js';
 import type { MemoryJournal } from './journal.js';
 
 /** The memory store's turns once begun: reads, and patches of their status, failure, usage and lease. */
@@ -39,5 +40,6 @@ export function patchTurn(j: MemoryJournal, turn: TurnRecord, patch: TurnPatch):
     updatedAt: j.clock(),
   });
   j.turns.set(turn.id, next);
+  if (next.status !== turn.status) trackActive(j, next);
   return next;
 }
