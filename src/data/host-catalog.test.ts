@@ -67,4 +67,12 @@ describe('the host catalogue', () => {
   it('leaves distinguishFrom to defineApp, which refuses one that names no manager', () => {
     expect(() => defineApp({ managers, catalog: { Part: { distinguishFrom: ['Component'] } }, database: sqlite({ path: ':memory:' }) })).toThrow(/Part: catalog\.distinguishFrom names 'Component', which is not a manager/);
   });
+
+  it('refuses a word that would name two chat-exposed managers: one alias on both, or an alias that is the other one\'s name', () => {
+    const define = (catalog: Record<string, { aliases: string[] }>) => () => defineApp({ managers, catalog, database: sqlite({ path: ':memory:' }) });
+    expect(define({ Material: { aliases: ['Piece'] } })).toThrow(/Material: catalog alias 'piece' also names Part \(an alias\)|Part: catalog alias 'piece' also names Material/);
+    expect(define({ Material: { aliases: ['parts'] } })).toThrow(/Material: catalog alias 'parts' also names Part \(its name\), so the reader could not tell which one a question means/);
+    // A manager nobody can chat about lends no word to the reader: its name is free to be an alias.
+    expect(define({ Material: { aliases: ['secret'] } })).not.toThrow();
+  });
 });

@@ -45,3 +45,34 @@ export function catalogProblems(where: string, value: unknown): string[] {
     ...catalogKeys.filter((key) => bad.has(key)).map((key) => `${where}: ${keyProblems[key]}`),
   ];
 }
+
+interface Named {
+  readonly name: string;
+  readonly chatExposed: boolean;
+  readonly catalog?: ManagerCatalog | undefined;
+}
+
+/**
+ * Aliases that would make one word name two chat-exposed managers: an alias given to two of them,
+ * or one manager's alias that is another's own name. The reader would have to pick one, so a host
+ * keeps each word on one manager (and says the other in `distinguishFrom`).
+ */
+export function sharedAliasProblems(managers: readonly Named[], phrase: (name: string) => readonly string[]): string[] {
+  const owners = new Map<string, { manager: string; how: string }>();
+  const problems: string[] = [];
+  const exposed = managers.filter((manager) => manager.chatExposed);
+  for (const manager of exposed) for (const word of phrase(manager.name)) owners.set(normalWord(word), { manager: manager.name, how: 'its name' });
+  for (const manager of exposed) {
+    for (const alias of new Set((manager.catalog?.aliases ?? []).map(normalWord))) {
+      const owner = owners.get(alias);
+      if (owner !== undefined && owner.manager !== manager.name) {
+        problems.push(`${manager.name}: catalog alias '${alias}' also names ${owner.manager} (${owner.how}), so the reader could not tell which one a question means. Keep the word on one of them, and name the other in distinguishFrom.`);
+      } else owners.set(alias, { manager: manager.name, how: 'an alias' });
+    }
+  }
+  return problems;
+}
+
+function normalWord(word: string): string {
+  return word.trim().toLowerCase().replace(/\s+/g, ' ');
+}

@@ -1,6 +1,7 @@
 import { isAuthenticated } from '../core/index.js';
 import { namedConditions } from './named-conditions.js';
 import { checkManagerSpec, normalizeField } from './check-manager.js';
+import { sharedAliasProblems } from './manager-catalog.js';
 import type { ManagerSpec, RelationSpec } from './definition-types.js';
 import { fromStorage, toStorage } from './field-values.js';
 import type { Field, Manager, ManyRelation, ManyToManyRelation, OneRelation, Relation, ResolvedPermissions } from './model.js';
@@ -163,6 +164,10 @@ export function resolveManagers(specs: readonly ManagerSpec[]): { managers: read
       if (!managers.has(other)) problems.push(`${manager.name}: catalog.distinguishFrom names '${other}', which is not a manager. Managers: ${[...managers.keys()].join(', ')}.`);
     }
   }
+  problems.push(...sharedAliasProblems([...managers.values()], (name) => {
+    const words = snakeCase(name).replace(/_/g, ' ');
+    return [words, plural(words)];
+  }));
   return { managers: problems.length > 0 ? [] : Object.freeze([...managers.values()]), problems };
 }
 
