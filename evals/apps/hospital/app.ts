@@ -18,7 +18,7 @@
  *   single-column key (id INTEGER PRIMARY KEY, keeping (staff_id, skill) unique) and introspect
  *   again: it becomes a manager with a relation to staff.
  */
-import { defineHost, defineManager } from 'plumb';
+import { defineHost, defineManager } from 'plumb-agent';
 
 export const Ward = defineManager({
   name: 'Ward',

@@ -1,6 +1,6 @@
 // The hospital rota app for the held-out eval (issue 26): its tables attached as they are.
 // Build the database first: node evals/apps/build-db.mjs hospital
-import { defineConfig } from 'plumb';
+import { defineConfig } from 'plumb-agent';
 
 export default defineConfig({
   app: './app.ts',
