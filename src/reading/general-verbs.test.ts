@@ -14,7 +14,7 @@ import { openInMemory } from './test-support/host-apps.js';
 
 const open = { read: () => true, create: () => false, update: () => false, delete: () => false };
 const Shop = defineManager({ name: 'Shop', fields: { name: 'string', city: 'string' }, chatExposed: true, permissions: open });
-const Employee = defineManager({ name: 'Employee', fields: { fullName: 'string' }, relations: { shop: { kind: 'one', target: 'Shop' } }, chatExposed: true, permissions: open });
+const Employee = defineManager({ name: 'Employee', fields: { fullName: 'string', nationality: 'string' }, relations: { shop: { kind: 'one', target: 'Shop' } }, chatExposed: true, permissions: open });
 const Ingredient = defineManager({ name: 'Ingredient', fields: { name: 'string' }, chatExposed: true, permissions: open });
 const Product = defineManager({ name: 'Product', fields: { name: 'string' }, relations: { ingredients: { kind: 'manyToMany', target: 'Ingredient' } }, chatExposed: true, permissions: open });
 const TimeOffRequest = defineManager({ name: 'TimeOffRequest', fields: { startsOn: 'date' }, relations: { employee: { kind: 'one', target: 'Employee' } }, chatExposed: true, permissions: open });
@@ -27,7 +27,7 @@ beforeAll(async () => {
       managers: [Shop, Employee, Ingredient, Product, TimeOffRequest],
       seed: [
         { manager: 'Shop', rows: [{ id: 1, name: 'Harbour Street', city: 'Leith' }] },
-        { manager: 'Employee', rows: [{ id: 1, fullName: 'Inês Prado', shop: 1 }] },
+        { manager: 'Employee', rows: [{ id: 1, fullName: 'Inês Prado', nationality: 'Portugal', shop: 1 }] },
         { manager: 'Ingredient', rows: [{ id: 1, name: 'Rye flour' }] },
         { manager: 'Product', rows: [{ id: 1, name: 'Black Loaf', ingredients: [1] }] },
         { manager: 'TimeOffRequest', rows: [{ id: 1, startsOn: '2026-12-20', employee: 1 }] },
@@ -66,5 +66,10 @@ describe('general verbs', () => {
     reader.router().plan('which shop does Inês Prado work in?', { language: 'en', context: { now: '2026-12-01T09:00:00Z' }, explain: (e) => explanations.push(e) });
     const verb = explanations[0]?.words.find((w) => w.text === 'work in');
     expect(verb?.matched).toBe('verb joining Employee and Shop through Employee (relation Employee.shop (general verb: workplace))');
+  });
+  it('reads where one comes from on a field of origin, and where one lives only on a place field', () => {
+    expect(read('which employees come from Portugal?')).toEqual({ tool: 'query_employee', filters: { nationality: 'Portugal' } });
+    expect(read('quais funcionários vêm de Portugal?', 'pt-BR')).toEqual({ tool: 'query_employee', filters: { nationality: 'Portugal' } });
+    expect(read('which employees live in Portugal?')).toBeNull();
   });
 });
