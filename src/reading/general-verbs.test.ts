@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineHost } from '../config/index.js';
 import type { OpenedApp } from '../config/index.js';
 import { defineManager } from '../data/index.js';
-import type { DataExplanation, Language, TurnPlan } from '../router/index.js';
+import type { DataExplanation, Language } from '../router/index.js';
 import type { AppReader } from './index.js';
 import { createAppReader } from './index.js';
+import { firstRead } from './test-support/first-read.js';
 import { openInMemory } from './test-support/host-apps.js';
 
 const open = { read: () => true, create: () => false, update: () => false, delete: () => false };
@@ -38,12 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => opened.close());
 
-function read(turn: string, language: Language = 'en'): { tool: string | undefined; filters: unknown } | null {
-  const p: TurnPlan = reader.router().plan(turn, { language, context: { now: '2026-12-01T09:00:00Z' } });
-  if (p.outcome !== 'run') return null;
-  const args = p.steps[0]?.selection.arguments as { filters?: unknown };
-  return { tool: p.steps[0]?.selection.tool ?? undefined, filters: args.filters };
-}
+const read = (turn: string, language: Language = 'en'): ReturnType<typeof firstRead> => firstRead(reader, turn, language);
 
 describe('general verbs', () => {
   it("reads where a person works along the person's relation", () => {

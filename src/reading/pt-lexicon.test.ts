@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineHost } from '../config/index.js';
 import type { OpenedApp } from '../config/index.js';
 import { defineManager } from '../data/index.js';
-import type { Language, TurnPlan } from '../router/index.js';
+import type { Language } from '../router/index.js';
 import type { AppReader } from './index.js';
 import { createAppReader } from './index.js';
 import { englishOf, lexiconWords, ptFeminine, ptGender, ptNoun, ptPlural } from './pt-lexicon.js';
 import { PT_LEXICON_PEOPLE } from './pt-lexicon-people.js';
 import { PT_LEXICON_THINGS } from './pt-lexicon-things.js';
+import { firstRead } from './test-support/first-read.js';
 import { openInMemory } from './test-support/host-apps.js';
 import { valueSayings } from './value-words.js';
 
@@ -79,12 +80,7 @@ beforeAll(async () => {
 });
 afterAll(async () => opened.close());
 
-function read(turn: string, language: Language): { tool: string | undefined; filters: unknown } | null {
-  const p: TurnPlan = reader.router().plan(turn, { language, context: { now: '2026-12-01T09:00:00Z' } });
-  if (p.outcome !== 'run') return null;
-  const args = p.steps[0]?.selection.arguments as { filters?: unknown };
-  return { tool: p.steps[0]?.selection.tool ?? undefined, filters: args.filters };
-}
+const read = (turn: string, language: Language): ReturnType<typeof firstRead> => firstRead(reader, turn, language);
 
 describe('the lexicon on a schema that is not the demo', () => {
   it('reads Portuguese nouns of English tables, accents or none', () => {
