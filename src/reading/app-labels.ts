@@ -8,6 +8,7 @@ import type { Language, VocabularyFile } from '../router/index.js';
 import type { SchemaIndex } from '../tools/index.js';
 import { identifierPhrase, plural } from './data-vocabulary.js';
 import { PT_VALUES, portugueseWords } from './pt-words.js';
+import { lexiconNouns } from './pt-lexicon.js';
 
 /** Structurally the answer writer's `AnswerLabels`. */
 export interface AppLabels {
@@ -85,7 +86,7 @@ export function appLabels(index: SchemaIndex, hostFile: VocabularyFile, managerO
       // A host tool's result has no schema: its status-like fields are taken as the enums they are.
       if (manager === undefined) return language === 'pt-BR' && STATUS_FIELDS.test(field) ? (PT_VALUES[value] ?? null) : null;
       if (!enums.has(`${manager}.${field}`)) return null;
-      if (language === 'pt-BR') return pt?.values?.[`${manager}.${field}`]?.[value]?.[0] ?? PT_VALUES[value] ?? null;
+      if (language === 'pt-BR') return pt?.values?.[`${manager}.${field}`]?.[value]?.[0] ?? PT_VALUES[value] ?? lexiconNouns(identifierPhrase(value))[0]?.singular ?? null;
       return identifierPhrase(value);
     },
   };

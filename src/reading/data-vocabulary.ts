@@ -3,10 +3,11 @@
  * schema, and every indexed value as its own word in both languages. The host's file is merged over it.
  */
 import type { ChatApp, ChatManager, SchemaIndex } from '../tools/index.js';
-import type { VocabularyFile } from '../router/index.js';
+import type { Language, VocabularyFile } from '../router/index.js';
 import { portugueseWords } from './pt-words.js';
 import { measureNouns, unitHead, unitSayings } from './field-units.js';
 import { englishPlural, inflections } from './inflect.js';
+import { valueSayings } from './value-words.js';
 
 /** `Manager.field` → its distinct values, for the fields that are indexed. */
 export type DataValues = ReadonlyMap<string, readonly string[]>;
@@ -132,19 +133,19 @@ export function generatedVocabulary(index: SchemaIndex, values: DataValues): Voc
       if (ptField.length > 0) ptFields[`${name}.${field.name}`] = [...new Set(ptField)];
     }
   }
-  const valueWords: Record<string, Record<string, string[]>> = {};
-  for (const key of [...values.keys()].sort()) {
-    const map: Record<string, string[]> = {};
-    for (const value of values.get(key) ?? []) {
-      const spoken = identifierPhrase(value);
-      map[value] = spoken === value.toLowerCase() ? [value] : [value, spoken];
+  const valueWords = (language: Language): Record<string, Record<string, string[]>> => {
+    const out: Record<string, Record<string, string[]>> = {};
+    for (const key of [...values.keys()].sort()) {
+      const map: Record<string, string[]> = {};
+      for (const value of values.get(key) ?? []) map[value] = valueSayings(value, identifierPhrase(value), language);
+      if (Object.keys(map).length > 0) out[key] = map;
     }
-    if (Object.keys(map).length > 0) valueWords[key] = map;
-  }
+    return out;
+  };
   return {
     languages: {
-      en: { data: { managers, fields, values: valueWords } },
-      'pt-BR': { data: { managers: ptManagers, fields: ptFields, values: valueWords } },
+      en: { data: { managers, fields, values: valueWords('en') } },
+      'pt-BR': { data: { managers: ptManagers, fields: ptFields, values: valueWords('pt-BR') } },
     },
   };
 }

@@ -5,13 +5,14 @@
  */
 import type { Language, LanguageWords } from '../router/index.js';
 import { demonymsOf } from './demonyms.js';
+import { generalVerbs } from './general-verbs.js';
 import type { ReadTarget } from './meanings.js';
 import { PLACE_WORDS } from './place-words.js';
 import type { DerivedWord } from './relation-verbs.js';
 import { relationVerbs } from './relation-verbs.js';
 
 export function derivedWords(targets: ReadonlyMap<string, ReadTarget>, values: LanguageWords['data']['values'], language: Language): DerivedWord[] {
-  const out = relationVerbs(targets, language);
+  const out = [...relationVerbs(targets, language), ...generalVerbs(targets, language)];
   for (const [key, map] of Object.entries(values)) {
     const dot = key.indexOf('.');
     const manager = key.slice(0, dot);

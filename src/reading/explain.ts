@@ -7,20 +7,22 @@
  */
 import type { JsonValue } from '../core/index.js';
 import type { DataClause, DataExplanation } from '../router/index.js';
-import { tokenize } from '../router/index.js';
+import { foldPhrase, tokenize } from '../router/index.js';
 import { baseKey } from './lookups.js';
 import type { Meaning } from './meanings.js';
 import type { ClauseRead } from './read-clause.js';
+import type { DerivedWord } from './relation-verbs.js';
 import type { Resolved } from './resolve.js';
 import type { Span } from './spans.js';
+import { describeMeaning } from './word-records.js';
 
 type Word = DataExplanation['words'][number];
 
-export function explanationOf(clause: DataClause, read: ClauseRead): DataExplanation {
+export function explanationOf(clause: DataClause, read: ClauseRead, derived: ReadonlyMap<string, readonly DerivedWord[]>): DataExplanation {
   const step = read.reading?.steps[0];
   const outcome = read.reading === null ? 'none' : step?.kind === 'unread' ? 'unread' : 'read';
   const spans = read.spans ?? [];
-  const words = spans.map((span) => wordOf(span, read.resolved));
+  const words = spans.map((span) => wordOf(span, read.resolved, derived));
   const covered = (start: number, end: number): boolean => spans.some((s) => start >= s.start && end <= s.end);
   const unconsumed = tokenize(clause.folded)
     .filter((token) => !covered(token.start, token.end))
@@ -34,13 +36,15 @@ export function explanationOf(clause: DataClause, read: ClauseRead): DataExplana
   return { clause: clause.typed, outcome, words, unconsumed, reason };
 }
 
-function wordOf(span: Span, resolved: Resolved | null): Word {
+function wordOf(span: Span, resolved: Resolved | null, derived: ReadonlyMap<string, readonly DerivedWord[]>): Word {
   if (span.date !== null) return { text: span.text, part: partOfValue(resolved, [span.date.fromDay, span.date.from, span.date.toDay, span.date.to]) ?? 'date', matched: `date ${span.date.fromDay ?? span.date.from ?? '?'} … ${span.date.toDay ?? span.date.to ?? '?'}` };
   if (span.number !== null) return { text: span.text, part: partOfValue(resolved, [span.number]) ?? 'number', matched: `number ${span.number}` };
   if (span.adjective !== null && span.meanings.length === 0) return { text: span.text, part: formPart(resolved) ?? 'adjective', matched: `adjective ${span.adjective}` };
   const meaning = chosen(span.meanings, resolved);
   if (meaning === undefined) return { text: span.text, part: 'glue', matched: 'nothing' };
-  return { text: span.text, part: partOf(meaning, resolved), matched: matchedOf(meaning) };
+  // A derived word says the schema name it came from ("relation Staff.ward (general verb: workplace)").
+  const from = derived.get(foldPhrase(span.text))?.find((d) => JSON.stringify(d.meaning) === JSON.stringify(meaning))?.from;
+  return { text: span.text, part: partOf(meaning, resolved), matched: from === undefined ? matchedOf(meaning) : `${matchedOf(meaning)} (${from})` };
 }
 
 /** Of a span's meanings, the one the read used (the subject, a filter's field or value), else the first. */
@@ -108,6 +112,9 @@ function matchedOf(meaning: Meaning): string {
     case 'superlative': return `superlative ${meaning.sense.direction} by ${meaning.sense.by}`;
     case 'degree': return `degree ${meaning.direction}`;
     case 'numberWord': return `number ${meaning.value}`;
+    case 'verb':
+    case 'agentField':
+    case 'place': return describeMeaning(meaning);
     case 'month': return `month ${meaning.month}`;
     default: return `grammar ${meaning.kind}`;
   }

@@ -15,3 +15,15 @@ export const PLACE_WORDS: Readonly<Record<Language, readonly string[]>> = {
 export function isPlaceField(field: string): boolean {
   return /city|country|town|address|region|state|province|location|place|cidade|pais|endereco/i.test(field);
 }
+
+/** Place words of where one comes from: they also take a field of origin (a nationality, a birthplace). */
+const ORIGIN_WORDS = new Set(['come from', 'comes from', 'vem de']);
+
+/**
+ * Whether a place word's field may be `field`: a place field for any, and for a word of origin ("come
+ * from", "vem de") also a field of origin — nationality, origin, hometown, birthplace, country of birth.
+ */
+export function fitsPlaceWord(foldedWord: string, field: string): boolean {
+  return isPlaceField(field) || (ORIGIN_WORDS.has(foldedWord) && /nationality|origin|hometown|birth ?place|birthplace|born|nacionalidade|origem|naturalidade/i.test(field));
+}
+

@@ -1,4 +1,5 @@
 import { PT_MORE_WORDS } from './pt-words-more.js';
+import { lexiconWords } from './pt-lexicon.js';
 
 /**
  * Brazilian Portuguese words for the English words schemas are written in (`unitPrice`, `dueDate`,
@@ -49,13 +50,14 @@ export const PT_VALUES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The Portuguese words of an English identifier phrase (`unit price`, `due date`): the whole phrase's;
- * an identity (`order id`) as the id of its thing ("id de pedido"); else none.
+ * The Portuguese words of an English identifier phrase (`unit price`, `due date`): the tables' words
+ * for the whole phrase, then the lexicon's (`pt-lexicon.ts`); an identity (`order id`) as the id of
+ * its thing ("id de pedido"); else none.
  */
 export function portugueseWords(phrase: string): readonly string[] {
-  const known = PT_WORDS[phrase] ?? PT_MORE_WORDS[phrase];
-  if (known !== undefined) return known;
+  const known = [...(PT_WORDS[phrase] ?? PT_MORE_WORDS[phrase] ?? []), ...lexiconWords(phrase)];
+  if (known.length > 0) return [...new Set(known)];
   const thing = /^(.+) id$/.exec(phrase)?.[1];
-  const words = thing === undefined ? undefined : (PT_WORDS[thing] ?? PT_MORE_WORDS[thing]);
-  return words?.[0] === undefined ? [] : [`id de ${words[0]}`];
+  const label = thing === undefined ? undefined : portugueseWords(thing)[0];
+  return label === undefined ? [] : [`id de ${label}`];
 }

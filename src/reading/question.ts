@@ -11,8 +11,8 @@ import type { Aggregate, Comparator, Direction, Superlative } from './grammar.js
 import type { Meaning, MeaningOf } from './meanings.js';
 import { meaningOf, meaningsOf } from './meanings.js';
 import type { Span } from './spans.js';
-import { fold } from '../router/index.js';
-import { isPlaceField } from './place-words.js';
+import { fold, foldPhrase } from '../router/index.js';
+import { fitsPlaceWord } from './place-words.js';
 
 export type FieldWord = readonly MeaningOf<'field'>[];
 
@@ -460,11 +460,12 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
 function bindPlaces(items: Item[], valueOfField: Map<Item, readonly MeaningOf<'value'>[]>): boolean {
   for (const [i, item] of items.entries()) {
     if (item.used || !item.span.meanings.some((m) => m.kind === 'place')) continue;
+    const fits = (field: string): boolean => fitsPlaceWord(foldPhrase(item.span.text), field);
     const next = items.slice(i + 1).find((later) => !later.used);
     if (next === undefined) {
-      if (!items.some((other) => meaningsOf(other.span.meanings, 'field').some((f) => isPlaceField(f.field)))) return false;
+      if (!items.some((other) => meaningsOf(other.span.meanings, 'field').some((f) => fits(f.field)))) return false;
     } else {
-      const places = (valueOfField.get(next) ?? meaningsOf(next.span.meanings, 'value')).filter((v) => isPlaceField(v.field));
+      const places = (valueOfField.get(next) ?? meaningsOf(next.span.meanings, 'value')).filter((v) => fits(v.field));
       if (places.length === 0) return false;
       valueOfField.set(next, places);
     }

@@ -29,7 +29,7 @@ import { wordRecords } from './word-records.js';
 
 export function readClause(reads: CompiledReads, schema: SchemaQuestions | null, clause: DataClause): DataReading | null {
   const read = readWords(reads, schema, clause);
-  if (clause.explain !== undefined) clause.explain(explanationOf(clause, read));
+  if (clause.explain !== undefined) clause.explain(explanationOf(clause, read, reads.derived));
   return read.reading;
 }
 

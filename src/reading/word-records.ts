@@ -18,13 +18,14 @@ export function wordRecords(reads: CompiledReads, spans: readonly Span[]): DataW
     if (span.adjective !== null) matched.push(`adjective ${span.adjective}`);
     for (const meaning of span.meanings) {
       const from = derived.find((d) => JSON.stringify(d.meaning) === JSON.stringify(meaning))?.from;
-      matched.push(from === undefined ? describe(meaning) : `${describe(meaning)} (${from})`);
+      matched.push(from === undefined ? describeMeaning(meaning) : `${describeMeaning(meaning)} (${from})`);
     }
     return { text: span.text, start: span.start, end: span.end, matched };
   });
 }
 
-function describe(meaning: Meaning): string {
+/** A meaning in words, for `DataReading.words` and `plumb route --explain`. */
+export function describeMeaning(meaning: Meaning): string {
   switch (meaning.kind) {
     case 'manager': return `manager ${meaning.manager}`;
     case 'field': return `field ${meaning.manager}.${meaning.field}`;
