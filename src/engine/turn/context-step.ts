@@ -2,7 +2,7 @@ import type { ChatMessage, ToolDefinition } from '../../providers/index.js';
 import type { ItemRecord } from '../../store/index.js';
 import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from '../context/index.js';
 import { selectContext, toMessages, transcript } from '../context/index.js';
-import { perMessage } from '../context/index.js';
+import { perMessage, renderSnapshot, renderSupplemental, snapshotData, snapshotOf } from '../context/index.js';
 import { newItems, toolResultOf } from '../shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
@@ -100,6 +100,8 @@ function compose(run: TurnRun, baseTools: readonly ToolDefinition[]): Omit<Round
     const item = run.items[index]!;
     if (item.ordinal < window.startOrdinal) continue;
     tally.raw += tokens.item(item);
+    const snapshot = snapshotOf(item);
+    if (snapshot !== undefined) tally.snapshot = snapshot;
     if (!tally.cut && item.kind === 'tool_result' && toolResultOf(item).fullBytes !== undefined) tally.cut = true;
   }
   tally.seen = run.items.length;
@@ -107,6 +109,13 @@ function compose(run: TurnRun, baseTools: readonly ToolDefinition[]): Omit<Round
   let estimate = tokens.repeated(systemPrompt) + perMessage;
   if (summary !== null) {
     const content = summaryMessage(summary);
+    messages.push({ role: 'system', content });
+    estimate += tokens.repeated(content) + perMessage;
+  }
+  // The page's facts in effect (the latest snapshot a message sent), then this message's supplemental context.
+  const page = tally.snapshot === undefined ? null : renderSnapshot(tally.snapshot);
+  for (const content of [page, run.supplementalContext === undefined ? null : renderSupplemental(run.supplementalContext)]) {
+    if (content === null) continue;
     messages.push({ role: 'system', content });
     estimate += tokens.repeated(content) + perMessage;
   }
@@ -160,8 +169,11 @@ async function compact(run: TurnRun, currentEstimate: number, force: boolean): P
   }
   const last = prefix[prefix.length - 1]!;
   await run.parts.store.updateThread(run.thread.id, { summary: text, summaryThroughItemId: last.id });
-  // The journal's record of it is staged: derived data, made again if lost.
-  await run.stage([{ ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds } }]);
+  // The journal's record of it is staged: derived data, made again if lost. Unless it carries the
+  // page context in effect past the messages it covers: that is committed, as those messages were.
+  const snapshot = window.tally.snapshot;
+  const item = { ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds, ...(snapshot === undefined ? {} : { context: snapshotData(snapshot) }) } };
+  await (snapshot === undefined ? run.stage([item]) : run.append([item]));
   run.window = { startOrdinal: selection.recent[0]?.ordinal ?? Number.MAX_SAFE_INTEGER, summary: text, through: last.ordinal, tally: { seen: 0, raw: 0, cut: false } };
   return true;
 }
