@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryStore } from '../../store/index.js';
+import { join } from 'node:path';
+import { createMemoryStore, openSqliteStore } from '../../store/index.js';
+import { tempDir } from '../../../test/support/temp.js';
 import type { Store } from '../../store/index.js';
 import { createScriptedProvider } from '../../providers/index.js';
 import type { ChatMessage } from '../../providers/index.js';
@@ -76,6 +78,26 @@ describe('page context: references and context items', () => {
     const summaryItem = (await store.listItems(threadId)).find((item) => item.kind === 'summary')!;
     expect(summaryItem.data).toMatchObject({ context: { items: [order] } });
     await again.engine.close();
+  });
+
+  it('keeps the snapshot in a SQLite journal across a restart of the process', async () => {
+    const dir = tempDir('plumb-page-context-');
+    try {
+      const path = join(dir.path, 'chat.db');
+      const before = await openSqliteStore({ path });
+      const first = makeKit({ completions: [{ text: 'Seen.' }] }, {}, { store: before });
+      const asked = await first.engine.ask({ actor: alice, requestKey: key(), text: 'what is this?', context: [order] });
+      await first.engine.close();
+      await before.close();
+      const after = await openSqliteStore({ path });
+      const second = makeKit({ completions: [{ text: 'Still seen.' }] }, {}, { store: after });
+      await second.engine.ask({ actor: alice, threadId: asked.events.at(-1)!.thread_id, requestKey: key(), text: 'and now?' });
+      expect(pageMessage(second.provider!.requests[0]!.messages)).toContain('(4411)');
+      await second.engine.close();
+      await after.close();
+    } finally {
+      dir.remove();
+    }
   });
 
   it('refuses context outside its shape or bounds with invalid_context, saying what to fix, and writes nothing', async () => {
