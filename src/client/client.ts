@@ -131,6 +131,10 @@ function turnBody(input: TurnInput): Record<string, unknown> {
     ...(input.thread === undefined ? {} : { thread: input.thread }),
     ...(input.newThread === true ? { new_thread: true } : {}),
     ...(input.language === undefined ? {} : { language: input.language }),
+    ...(input.references === undefined ? {} : { references: input.references }),
+    ...(input.context === undefined ? {} : { context: input.context }),
+    ...(input.supplementalContext === undefined ? {} : { supplemental_context: input.supplementalContext }),
+    ...(input.timeZone === undefined ? {} : { time_zone: input.timeZone }),
   };
 }
 

@@ -75,6 +75,28 @@ export interface TurnInput {
   readonly language?: string;
   /** The turn's request key (`Idempotency-Key`): sending it again replays the same turn. Default: a new one. */
   readonly requestKey?: string;
+  /** Documents or records the page shows: the thread's model context from this message on (docs/protocol.md, "Page context"). */
+  readonly references?: readonly PageReference[];
+  /** Facts of the page (`value`: the identity a router context parameter takes); an empty list clears them. */
+  readonly context?: readonly PageContextItem[];
+  /** Text the model reads for this message only; never stored. */
+  readonly supplementalContext?: string;
+  /** The IANA time zone the router reads this message's dates in (`Europe/Lisbon`). */
+  readonly timeZone?: string;
+}
+
+export interface PageReference {
+  readonly kind: string;
+  readonly label: string;
+  readonly text: string;
+  readonly truncated?: boolean;
+}
+
+export interface PageContextItem {
+  readonly kind: string;
+  readonly title: string;
+  readonly text: string;
+  readonly value?: string | number;
 }
 
 /** What `POST {chat}` and `POST {chat}confirm/` answer: the turn's events, its answer text, its thread. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PlumbError } from '../core/index.js';
 import { compactionLimit } from './context/index.js';
+import { isTimeZone } from './shared/index.js';
 
 /** The engine settings, every default and unit in one place. Unknown keys are errors. */
 export const engineSettingsSchema = z.strictObject({
@@ -104,6 +105,8 @@ export const engineSettingsSchema = z.strictObject({
    * turn without an open question): every check re-verifies the whole hash chain, so this bounds its cost.
    */
   maxRouterSessionHistory: z.int().positive().default(100),
+  /** The host's IANA time zone: the router's `now` carries its offset, so "today" and "tomorrow" are the host's days. A request's `timeZone` overrides it. */
+  timeZone: z.string().refine(isTimeZone, { message: "Expected an IANA time zone name such as 'Europe/Lisbon' or 'UTC'" }).default('UTC'),
 });
 
 export type EngineSettingsInput = z.input<typeof engineSettingsSchema>;

@@ -57,6 +57,19 @@ describe.each(WIRE_FIXTURES)('the engine over the $name wire format', (fixture) 
     expect(JSON.stringify(server.requests[1]?.body)).toContain('SKU-1');
   });
 
+  it("carries a message's page context, and its supplemental context for that message only, in the provider's own request", async () => {
+    server.reply(fixture.text(['One.'], [10, 2]), fixture.text(['Two.'], [10, 2]));
+    start();
+    const context = [{ kind: 'order', title: 'Order on screen', text: 'Order 4411 is paid.', value: '4411' }];
+    const first = await engine!.ask({ actor: alice, requestKey: `wire-${++keys}`, text: 'What is this?', context, supplementalContext: 'Refunds panel open.' });
+    await engine!.ask({ actor: alice, threadId: first.events.at(-1)!.thread_id, requestKey: `wire-${++keys}`, text: 'And now?' });
+    const [one, two] = server.requests.map((request) => JSON.stringify(request.body));
+    expect(one).toContain('[order] Order on screen (4411): Order 4411 is paid.');
+    expect(one).toContain('Refunds panel open.');
+    expect(two).toContain('[order] Order on screen (4411): Order 4411 is paid.');
+    expect(two).not.toContain('Refunds panel open.');
+  });
+
   it.each([429, 500])('retries after HTTP %i and answers once', async (status) => {
     server.reply(fixture.error(status), fixture.text(['Fine.'], [3, 1]));
     start();

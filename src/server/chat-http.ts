@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { languageProblem } from './chat-language.js';
+import { messageContextOf } from './message-context.js';
+import type { MessageContext, MessageContextFields } from './message-context.js';
 import { csrfCookieName, csrfHeaderName, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { threadJson } from './thread-json.js';
 import type { ChatDeps } from './chat-deps.js';
@@ -116,7 +118,7 @@ export function csrfGuard(deps: ChatDeps): (request: FastifyRequest, reply: Fast
 }
 
 /** What a chat request asks the engine for, once admitted. */
-interface AdmittedTurn {
+interface AdmittedTurn extends MessageContext {
   readonly text: string;
   readonly threadId?: string;
   readonly language?: string;
@@ -125,7 +127,7 @@ interface AdmittedTurn {
 
 /** Validates the text, thread and language, the permission and the request budget; answers and returns undefined when refused. */
 async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: ChatDeps, transport: 'http' | 'sse'): Promise<AdmittedTurn | undefined> {
-  const body = request.body as { text?: unknown; thread?: unknown; language?: unknown; new_thread?: unknown } | null;
+  const body = request.body as ({ text?: unknown; thread?: unknown; language?: unknown; new_thread?: unknown } & MessageContextFields) | null;
   if (body === null || typeof body !== 'object' || typeof body.text !== 'string' || body.text.trim() === '') {
     await reply.status(400).send(errorEnvelope({ type: 'error', code: 'bad_message', message: "Send {\"text\": \"<your question>\"} with a non-blank string 'text'." }));
     return undefined;
@@ -141,6 +143,11 @@ async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: Cha
   const language = languageProblem(body.language);
   if (language !== undefined) {
     await reply.status(400).send({ error: { code: 'bad_request', message: language } });
+    return undefined;
+  }
+  const page = messageContextOf(body);
+  if (!('fields' in page)) {
+    await reply.status(400).send(errorEnvelope({ type: 'error', code: page.code, message: page.message }));
     return undefined;
   }
   if (!(await allowed(request, reply, deps, transport))) return undefined;
@@ -160,6 +167,7 @@ async function admitTurn(request: FastifyRequest, reply: FastifyReply, deps: Cha
     ...(thread === undefined ? {} : { threadId: thread }),
     ...(typeof body.language === 'string' ? { language: body.language } : {}),
     ...(body.new_thread === true ? { newThread: true } : {}),
+    ...page.fields,
   };
 }
 

@@ -4,6 +4,8 @@ import { isPlumbError } from '../core/index.js';
 import type { Actor } from '../core/index.js';
 import { rateLimited, withinBudget } from './chat-http.js';
 import { languageProblem } from './chat-language.js';
+import { messageContextOf } from './message-context.js';
+import type { MessageContextFields } from './message-context.js';
 import type { ChatDeps } from './chat-deps.js';
 import { fieldsOf, textOf } from './engine-port.js';
 import type { EngineEvent } from './engine-port.js';
@@ -189,6 +191,8 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
     if (languageRefused !== undefined) return failed('bad_event', languageRefused);
     const language = typeof frame.language === 'string' ? frame.language : undefined;
     if (frame.new_thread !== undefined && typeof frame.new_thread !== 'boolean') return failed('bad_event', "'new_thread' must be true or false.");
+    const page = messageContextOf(frame);
+    if (!('fields' in page)) return failed(page.code, page.message);
     const newThread = frame.new_thread === true && (typeof frame.thread !== 'string' || frame.thread === '');
     if (newThread) thread = undefined;
     if (frame.thread !== undefined && typeof frame.thread === 'string' && frame.thread !== '') thread = frame.thread;
@@ -201,7 +205,7 @@ async function runSocket(socket: WebSocket, request: FastifyRequest, deps: ChatD
     const text = frame.text;
     const threadId = thread;
     // A message while a turn streams or waits here is the engine's to queue (its stream says `queued`, then runs it).
-    run(refusingPast(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}) })), 'websocket', false, admit);
+    run(refusingPast(() => deps.engine.send({ actor, text, requestKey: deps.newId(), ...(threadId === undefined ? {} : { threadId }), ...(language === undefined ? {} : { language }), ...(newThread ? { newThread } : {}), ...page.fields })), 'websocket', false, admit);
     return true;
   };
 
@@ -281,7 +285,7 @@ async function latestTurnOf(deps: ChatDeps, actor: Actor, threadId: string | und
   }
 }
 
-interface Frame {
+interface Frame extends MessageContextFields {
   readonly type: 'message' | 'confirm' | 'retry' | 'subscribe' | 'unsubscribe' | 'cancel' | 'answer' | 'queue_edit' | 'queue_remove' | 'queue_send_now';
   readonly turn?: unknown;
   readonly text?: unknown;

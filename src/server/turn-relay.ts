@@ -32,6 +32,9 @@ const publicCodes = new Set([
   'rate_limit_unavailable',
   'session_required',
   'no_provider',
+  'invalid_context',
+  'context_not_queued',
+  'invalid_time_zone',
 ]);
 
 /** Maps a thrown value to a public error event; unexpected failures are reported and hidden. */

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../core/index.js';
 import type { BeginTurnInput, LeaseRecord, QueuedMessage, ThreadRecord, TurnRecord } from './types.js';
 
 /** The records every store makes the same way from what it was given. */
@@ -23,6 +24,11 @@ export function newTurn(id: string, thread: Pick<ThreadRecord, 'id' | 'owner'>, 
     createdAt: now,
     updatedAt: now,
   });
+}
+
+/** The data of the user item `beginTurn` writes: its text, and whatever else the turn's message carries. */
+export function userItemData(input: BeginTurnInput): JsonValue {
+  return input.userData === undefined ? { text: input.input } : { ...input.userData, text: input.input };
 }
 
 /** A lease as it is acquired at `now`. */

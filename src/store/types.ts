@@ -209,6 +209,8 @@ export type BeginTurnInput = (
 ) & {
   readonly requestKey: string;
   readonly input: string;
+  /** Further fields of the user item's data beside its `text` (the page context a message carries; docs/engine.md). */
+  readonly userData?: Readonly<Record<string, JsonValue>>;
   readonly turnId?: string;
   /** The lease of the engine that will run the turn (`TurnRecord.lease`). */
   readonly lease?: string;

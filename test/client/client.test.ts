@@ -58,6 +58,20 @@ describe('plumb-agent/client against plumb serve', () => {
     expect(whole.answer).toMatch(/4411/);
   });
 
+  it('sends the page context with a turn: journaled with the message, supplemental context only noted, bad context refused with its code', async () => {
+    const client = createPlumbClient({ baseUrl: serve.url, headers: { 'x-plumb-user': 'alice' } });
+    const context = [{ kind: 'order', title: 'Order on screen', text: 'Order 4411, paid', value: '4411' }];
+    const references = [{ kind: 'invoice', label: 'Invoice 9', text: 'Total 40.00', truncated: true }];
+    const sent = await client.send({ text: 'what is the total of order 4411?', newThread: true, context, references, supplementalContext: 'Refunds tab open.', timeZone: 'Europe/Lisbon' });
+    const items = (await client.thread(sent.thread!)).items;
+    expect(items.find((item) => item.kind === 'user_text')?.data).toEqual({ text: 'what is the total of order 4411?', context: { references, items: context }, supplementalContext: true });
+    expect(JSON.stringify(items)).not.toContain('Refunds tab open.');
+    const refused = await client.send({ text: 'hi', context: [{ kind: 'order', title: '', text: 'x' }] }).catch((error: unknown) => error);
+    expect(isPlumbClientError(refused) && [refused.code, refused.status]).toEqual(['invalid_context', 400]);
+    const zone = await collectEvents(client.stream({ text: 'hi', timeZone: 'Nowhere/Else' })).catch((error: unknown) => error);
+    expect(isPlumbClientError(zone) && zone.code).toBe('invalid_time_zone');
+  });
+
   it('answers a refused request with the server’s code, and cancel and subscribe of a thread that is not yours with not_found', async () => {
     const client = createPlumbClient({ baseUrl: serve.url, headers: { 'x-plumb-user': 'mallory' } });
     const refused = await client.send({ text: 'hi' }).catch((error: unknown) => error);

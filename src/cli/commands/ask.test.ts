@@ -45,6 +45,36 @@ describe('plumb ask', () => {
     expect(wrong.stderr).toMatch(/^plumb: --now is an RFC 3339 time with its offset .* not 'yesterday'\n$/);
   });
 
+  it('reads dates in the zone --time-zone names, and refuses an unknown one', async () => {
+    // 05:00 UTC is still the evening before in Honolulu: "tomorrow" is the 19th there.
+    const { code, stderr } = await ask(['which tasks are due tomorrow?', '--demo', '--db', ':memory:', '--now', '2027-01-19T05:00:00Z', '--time-zone', 'Pacific/Honolulu']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('"dueDate__gte":"2027-01-19","dueDate__lt":"2027-01-20"');
+    const wrong = await ask(['which tasks are due tomorrow?', '--demo', '--db', ':memory:', '--time-zone', 'Mars/Olympus']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("invalid_time_zone: Unknown time zone 'Mars/Olympus'");
+  });
+
+  it('hands the model the page context --context-file gives, and refuses a file that is not one', async () => {
+    const page = join(dir, 'page.yaml');
+    writeFileSync(page, 'context:\n  - { kind: order, title: Order on screen, text: Order 4411 is paid, value: "4411" }\nsupplementalContext: Refunds tab open.\n');
+    const seen = join(dir, 'seen.json');
+    writeFileSync(seen, JSON.stringify({ completions: [{ when: { anyMessageContains: '[order] Order on screen (4411): Order 4411 is paid' }, text: 'I see order 4411.' }, { text: 'No page.' }] }));
+    const { code, stdout } = await ask(['what is this?', '--demo', '--db', ':memory:', '--as', 'alice', '--provider', `scripted:${seen}`, '--router', 'off', '--context-file', page]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('I see order 4411.');
+    const odd = join(dir, 'odd.json');
+    writeFileSync(odd, JSON.stringify({ contexts: [] }));
+    const refused = await ask(['what is this?', '--demo', '--db', ':memory:', '--context-file', odd]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--context-file: unknown key 'contexts'");
+    const invalid = join(dir, 'invalid.json');
+    writeFileSync(invalid, JSON.stringify({ context: [{ kind: 'order', text: 'no title' }] }));
+    const bad = await ask(['what is this?', '--demo', '--db', ':memory:', '--context-file', invalid]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("invalid_context: The page context is invalid at 'context.0.title'");
+  });
+
   it('holds a write the router planned for the person: --no rejects it, nothing is charged, and it exits 4', async () => {
     const { code, stdout, stderr } = await ask(['charge order 4411 40.00', '--demo', '--db', ':memory:', '--as', 'alice', '--no']);
     expect(code).toBe(4);

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { nanoid } from 'nanoid';
 import { confirmationSentence } from '../../client/index.js';
 import type { Actor } from '../../core/index.js';
-import type { ChatEvent, Engine } from '../../engine/index.js';
+import type { ChatEvent, Engine, SendRequest } from '../../engine/index.js';
 import { LANGUAGES } from '../../router/index.js';
 import { createChatStack } from '../../server/index.js';
 import { addAppOptions, openCliApp } from '../app-options.js';
@@ -14,6 +14,7 @@ import type { ProviderOptions } from '../provider-options.js';
 import { AnswerText } from '../answer-text.js';
 import { CliFailure, CliOutcome, CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
+import { readContextFile } from '../data-file.js';
 import { addRouterOption } from '../router-option.js';
 import type { RouterMode } from '../router-option.js';
 
@@ -26,6 +27,8 @@ interface AskOptions extends AppOptions, ProviderOptions {
   readonly router?: RouterMode;
   readonly language?: string;
   readonly now?: string;
+  readonly contextFile?: string;
+  readonly timeZone?: string;
 }
 
 /** How a held change is answered: `--yes`, `--no`, or a question on the terminal. */
@@ -49,11 +52,14 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option('--yes', 'approve a change that needs confirmation')
     .option('--no', 'reject a change that needs confirmation')
     .option('--now <rfc3339>', 'what time it is for the turn, with its offset (2026-10-19T09:00:00+01:00): dates such as "tomorrow" are read from it, and time runs on from it')
+    .option('--context-file <file>', 'the page context the message carries: JSON or YAML { references?, context?, supplementalContext? } (docs/engine.md, "Page context")')
+    .option('--time-zone <zone>', 'the IANA time zone the router reads the turn\'s dates in (default: the timeZone setting)')
     .addOption(new Option('--language <lang>', 'the language the router reads the turn in (never guessed; default: the conversation\'s, at first English)').choices([...LANGUAGES]));
   addRouterOption(addProviderOptions(addAppOptions(command))).action(async (text: string, options: AskOptions) => {
     if (options.yes === true && options.no === true) throw new CliUsageError('give --yes or --no, not both');
     if (options.thread !== undefined && options.continue === true) throw new CliUsageError('give --thread ID or --continue, not both');
     const clock = options.now === undefined ? undefined : clockFrom(options.now);
+    const page = options.contextFile === undefined ? {} : ((await readContextFile(options.contextFile)) as Pick<SendRequest, 'references' | 'context' | 'supplementalContext'>);
     await using opened = await openCliApp(options, { ...providerOverrides(options), ...(options.router === undefined ? {} : { router: options.router }) });
     const { config } = opened;
     checkProviderFlags(options, config.provider);
@@ -63,7 +69,7 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     const { app, tools, vocabulary, rulebook } = opened.opened;
     await using stack = await createChatStack({ app, config, host: { tools, vocabulary, rulebook, actorRow: opened.opened.host.actorRow, examples: opened.opened.examples }, cwd: opened.loaded.root, ...(clock === undefined ? {} : { clock }) });
     const decide: Decide = options.yes === true ? () => Promise.resolve(true) : options.no === true ? () => Promise.resolve(false) : askOnTerminal(io);
-    await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...threadChoice(options), ...(options.language === undefined ? {} : { language: options.language }) }), actor);
+    await runTurn(stack.engine, io, options.json === true, decide, stack.engine.send({ actor, requestKey: nanoid(), text, ...threadChoice(options), ...(options.language === undefined ? {} : { language: options.language }), ...page, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) }), actor);
   });
 }
 

@@ -1,6 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { createAppReader } from '../../reading/index.js';
 import type { CatalogueEntry, DataExplanation, Router, RouterContext, Session, TurnPlan } from '../../router/index.js';
 import type { JsonObject } from '../../core/index.js';
@@ -11,6 +10,7 @@ import { splitConfig } from '../../config/index.js';
 import { actorFrom, addConfigOptions, addDatabaseOption, loadCliConfig, noApp, openLoadedApp } from '../app-options.js';
 import { CliUsageError } from '../cli-errors.js';
 import type { CliIo } from '../cli-io.js';
+import { parseData, readText } from '../data-file.js';
 
 interface RouteOptions {
   readonly config?: string;
@@ -156,22 +156,6 @@ async function buildRouter(options: RouteOptions): Promise<{ router: Router; clo
   } catch (error) {
     await opened.close();
     throw error;
-  }
-}
-
-async function readText(file: string, option: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new CliUsageError(`${option}: cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
-function parseData(text: string, option: string): unknown {
-  try {
-    return parseYaml(text) as unknown;
-  } catch (error) {
-    throw new CliUsageError(`${option}: not JSON or YAML: ${(error as Error).message}`);
   }
 }
 

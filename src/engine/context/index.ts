@@ -7,3 +7,5 @@ export { compactionLimit, outputBudget, safetyMargin, summaryBudget } from './co
 export { selectContext, toMessages, transcript } from './history.js';
 export { perMessage, TokenEstimator } from './tokens.js';
 export { buildSystemPrompt, groundingRules } from './system-prompt.js';
+export { latestSnapshot, pageContextLimits, parsePageContext, renderSnapshot, renderSupplemental, sameSnapshot, snapshotData, snapshotOf } from './page-context.js';
+export type { PageContext, PageContextInput, PageContextItem, PageReference, ParsedPageContext } from './page-context.js';

@@ -8,6 +8,9 @@ import { plannedErrorCodes } from '../../planned/index.js';
  */
 export const engineErrorCodes = {
   bad_message: 'The text of a turn is missing or blank, the request key is missing, or the language is not one the router reads.',
+  invalid_context: 'The page context of a message (references, context, supplementalContext) does not match its shape or bounds; the message says which field and bound.',
+  context_not_queued: 'The thread is still answering, and a message with page context cannot wait in its queue; send it once the answer ends.',
+  invalid_time_zone: 'The time zone is not an IANA time zone name the runtime knows (such as Europe/Lisbon or UTC).',
   session_required: 'An anonymous actor without a session key cannot own a thread.',
   thread_not_found: 'No thread with that id belongs to the actor (another owner\'s thread looks the same).',
   turn_not_found: 'No turn with that id belongs to the actor.',

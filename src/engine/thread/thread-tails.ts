@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../providers/index.js';
 import type { ItemRecord } from '../../store/index.js';
+import type { PageContext } from '../context/index.js';
 
 /**
  * A thread's context history as its last finished run left it, converted: the next run starts from
@@ -16,6 +17,8 @@ export interface KeptHistory {
   /** Their raw tokens, and whether one of them is a cut result. */
   readonly raw: number;
   readonly cut: boolean;
+  /** The page context in effect at its end (the latest snapshot among its items). */
+  readonly snapshot?: PageContext;
 }
 
 interface Tail {

@@ -2,12 +2,15 @@ import { PlumbError, isPlumbError } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { BeginTurnResult } from '../../store/index.js';
 import { LANGUAGES } from '../../router/index.js';
+import { isTimeZone } from '../shared/index.js';
 import type { ChatEvent, EventChannel } from '../shared/index.js';
 import { ownerOf, threadNotFound } from '../thread/index.js';
 import type { QueuedStart } from '../thread/index.js';
 import { replayTurn } from '../recovery/index.js';
 import type { TurnHost } from './runner.js';
 import { TurnRun } from './turn-run.js';
+import { latestSnapshot, parsePageContext, sameSnapshot, snapshotData } from '../context/index.js';
+import type { PageContext, ParsedPageContext } from '../context/index.js';
 import { emptyCounters } from './turn-state.js';
 
 export interface SendRequest {
@@ -31,6 +34,17 @@ export interface SendRequest {
   readonly language?: string;
   /** Start a new thread for this turn instead of continuing the owner's latest one (ignored with `threadId`). */
   readonly newThread?: boolean;
+  /**
+   * What the person is looking at, as `[{ kind, label, text, truncated? }]`: documents or records the
+   * page shows. With `context`, the thread's model context from this message on (docs/engine.md, "Page context").
+   */
+  readonly references?: readonly { readonly kind: string; readonly label: string; readonly text: string; readonly truncated?: boolean }[];
+  /** Facts of the page, as `[{ kind, title, text, value? }]`; `value` is the identity a router context parameter takes. */
+  readonly context?: readonly { readonly kind: string; readonly title: string; readonly text: string; readonly value?: string | number }[];
+  /** Text the model reads in this message's provider rounds only; never stored (the user item only notes that there was some). */
+  readonly supplementalContext?: string;
+  /** The IANA time zone the router reads dates in for this turn (`Europe/Lisbon`); default the `timeZone` setting. */
+  readonly timeZone?: string;
 }
 
 /** Admits a person's message: a new turn run to its end, a queued message, or the replay of a resent key. */
@@ -43,18 +57,25 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
   if (request.language !== undefined && !(LANGUAGES as readonly string[]).includes(request.language)) {
     throw new PlumbError('bad_message', `Unknown language '${String(request.language)}'. Languages: ${LANGUAGES.join(', ')}.`);
   }
+  const page = parsePageContext(request);
+  if (request.timeZone !== undefined) checkTimeZone(request.timeZone);
   const owner = ownerOf(request.actor);
   host.runner.checkRoom();
+  const userData = await userItemData(host, owner, request, page);
   // Without a thread id: the owner's latest thread, or a new one, in the turn's own transaction;
   // `newThread`: a thread of its own, made with its first turn in one step, so that no other message
   // finds it empty and runs first (a resent request key still replays its turn, in the thread it began).
   const title = request.text.trim().slice(0, 80);
   const begun =
     request.threadId !== undefined
-      ? await beginInOwnedThread(host, owner, request.threadId, request)
-      : await host.parts.store.beginTurn({ owner, newThreadTitle: title, newThread: request.newThread === true, requestKey: request.requestKey, input: request.text, lease: host.lease() });
+      ? await beginInOwnedThread(host, owner, request.threadId, request, userData)
+      : await host.parts.store.beginTurn({ owner, newThreadTitle: title, newThread: request.newThread === true, requestKey: request.requestKey, input: request.text, ...userData, lease: host.lease() });
   const thread = begun.thread;
   const base = { thread_id: thread.id, turn_id: begun.turn.id };
+  if (begun.outcome === 'busy' && (page.snapshot !== undefined || page.supplemental !== undefined)) {
+    void channel.push({ ...base, type: 'error', code: 'context_not_queued', message: 'This conversation is still answering a message, and a message with page context cannot wait in its queue. Send it once the answer ends (or stop it first).' });
+    return;
+  }
   if (begun.outcome === 'busy') {
     // Queued, to run once the thread's turn is over: this stream says where, then carries it.
     const limit = host.parts.settings.maxQueuedMessages;
@@ -95,18 +116,45 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
       language: request.language,
       turnItemsOnly: begun.userItem.ordinal !== 1,
       answering,
+      supplementalContext: page.supplemental,
+      timeZone: request.timeZone,
     }),
     () => Promise.resolve(),
   );
 }
 
 /** A turn in a named thread: the store checks the owner in the turn's own transaction (one read, no window between check and write). */
-async function beginInOwnedThread(host: TurnHost, owner: string, threadId: string, request: SendRequest): Promise<BeginTurnResult> {
+async function beginInOwnedThread(host: TurnHost, owner: string, threadId: string, request: SendRequest, userData: UserData): Promise<BeginTurnResult> {
   try {
-    return await host.parts.store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text, lease: host.lease() });
+    return await host.parts.store.beginTurn({ threadId, owner, requestKey: request.requestKey, input: request.text, ...userData, lease: host.lease() });
   } catch (error) {
     throw isPlumbError(error) && error.code === 'store_not_found' ? threadNotFound(threadId) : error;
   }
+}
+
+type UserData = { readonly userData?: Readonly<Record<string, JsonValue>> };
+
+/**
+ * What the user item holds besides its text: the page context when it differs from the snapshot in
+ * effect in the thread it goes to (the same facts sent again add nothing), and whether this
+ * message's rounds had supplemental context (its text is never stored).
+ */
+async function userItemData(host: TurnHost, owner: string, request: SendRequest, page: ParsedPageContext): Promise<UserData> {
+  const data: Record<string, JsonValue> = {};
+  if (page.snapshot !== undefined && !sameSnapshot(page.snapshot, await snapshotInEffect(host, owner, request))) data.context = snapshotData(page.snapshot);
+  if (page.supplemental !== undefined) data.supplementalContext = true;
+  return Object.keys(data).length === 0 ? {} : { userData: data };
+}
+
+/** The snapshot in effect in the thread a message goes to (none in a new thread); read only for a message that sends one. */
+async function snapshotInEffect(host: TurnHost, owner: string, request: SendRequest): Promise<PageContext | undefined> {
+  const { store } = host.parts;
+  const threadId = request.threadId ?? (request.newThread === true ? undefined : (await store.latestThread(owner))?.id);
+  return threadId === undefined ? undefined : latestSnapshot(await store.listItems(threadId));
+}
+
+function checkTimeZone(zone: string): void {
+  if (!isTimeZone(zone)) throw new PlumbError('invalid_time_zone', `Unknown time zone '${String(zone)}'. Send an IANA time zone name such as 'Europe/Lisbon' or 'UTC'.`);
 }
 
 /** A queued message begun as its thread's turn: run as the actor who sent it. */

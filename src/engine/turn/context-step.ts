@@ -2,7 +2,7 @@ import type { ChatMessage, ToolDefinition } from '../../providers/index.js';
 import type { ItemRecord } from '../../store/index.js';
 import { compactionLimit, outputBudget, safetyMargin, summaryBudget } from '../context/index.js';
 import { selectContext, toMessages, transcript } from '../context/index.js';
-import { perMessage } from '../context/index.js';
+import { perMessage, renderSnapshot, renderSupplemental, snapshotData, snapshotOf } from '../context/index.js';
 import { newItems, toolResultOf } from '../shared/index.js';
 import type { KeptHistory } from '../thread/index.js';
 import { runProviderRound } from './provider-round.js';
@@ -72,7 +72,7 @@ async function openWindow(run: TurnRun): Promise<void> {
   const kept = run.keptHistory;
   const turnStart = currentTurnStart(run);
   const continues = kept !== undefined && kept.startOrdinal === startOrdinal && kept.through === run.items[turnStart - 1]?.ordinal;
-  const tally = continues ? { seen: turnStart, raw: kept.raw, cut: kept.cut, kept } : { seen: 0, raw: 0, cut: false };
+  const tally = continues ? { seen: turnStart, raw: kept.raw, cut: kept.cut, kept, ...(kept.snapshot === undefined ? {} : { snapshot: kept.snapshot }) } : { seen: 0, raw: 0, cut: false };
   run.window = marker === undefined ? { startOrdinal, summary: null, through: 0, tally } : { startOrdinal, summary: summary!, through: marker.ordinal, tally };
 }
 
@@ -85,6 +85,8 @@ function countNew(run: TurnRun): void {
     const item = run.items[index]!;
     if (item.ordinal < window.startOrdinal) continue;
     tally.raw += tokens.item(item);
+    const snapshot = snapshotOf(item);
+    if (snapshot !== undefined) tally.snapshot = snapshot;
     if (!tally.cut && item.kind === 'tool_result' && toolResultOf(item).fullBytes !== undefined) tally.cut = true;
   }
   tally.seen = run.items.length;
@@ -110,7 +112,8 @@ export function historyToKeep(run: TurnRun): KeptHistory | undefined {
   countNew(run);
   const turnStart = currentTurnStart(run);
   const messages = earlierMessages(run, turnStart).concat(toMessages(run.items.slice(turnStart)));
-  return { startOrdinal: window.startOrdinal, through: last.ordinal, messages, raw: window.tally.raw, cut: window.tally.cut };
+  const { raw, cut, snapshot } = window.tally;
+  return { startOrdinal: window.startOrdinal, through: last.ordinal, messages, raw, cut, ...(snapshot === undefined ? {} : { snapshot }) };
 }
 
 function markerIndex(run: TurnRun): number {
@@ -143,6 +146,13 @@ function compose(run: TurnRun, baseTools: readonly ToolDefinition[]): Omit<Round
   let estimate = tokens.repeated(systemPrompt) + perMessage;
   if (summary !== null) {
     const content = summaryMessage(summary);
+    messages.push({ role: 'system', content });
+    estimate += tokens.repeated(content) + perMessage;
+  }
+  // The page's facts in effect (the latest snapshot a message sent), then this message's supplemental context.
+  const page = tally.snapshot === undefined ? null : renderSnapshot(tally.snapshot);
+  for (const content of [page, run.supplementalContext === undefined ? null : renderSupplemental(run.supplementalContext)]) {
+    if (content === null) continue;
     messages.push({ role: 'system', content });
     estimate += tokens.repeated(content) + perMessage;
   }
@@ -194,8 +204,11 @@ async function compact(run: TurnRun, currentEstimate: number, force: boolean): P
   }
   const last = prefix[prefix.length - 1]!;
   await run.parts.store.updateThread(run.thread.id, { summary: text, summaryThroughItemId: last.id });
-  // The journal's record of it is staged: derived data, made again if lost.
-  await run.stage([{ ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds } }]);
+  // The journal's record of it is staged: derived data, made again if lost. Unless it carries the
+  // page context in effect past the messages it covers: that is committed, as those messages were.
+  const snapshot = window.tally.snapshot;
+  const item = { ...newItems.summary(text, last.id), data: { text, throughItemId: last.id, step: run.counters.rounds, ...(snapshot === undefined ? {} : { context: snapshotData(snapshot) }) } };
+  await (snapshot === undefined ? run.stage([item]) : run.append([item]));
   run.window = { startOrdinal: selection.recent[0]?.ordinal ?? Number.MAX_SAFE_INTEGER, summary: text, through: last.ordinal, tally: { seen: 0, raw: 0, cut: false } };
   return true;
 }

@@ -1,6 +1,8 @@
-import type { JsonValue } from '../../core/index.js';
+import type { JsonObject, JsonValue } from '../../core/index.js';
 import type { TurnPlan } from '../../router/index.js';
-import { isPlanItem, itemText, newItems, planItemOf } from '../shared/index.js';
+import { isPlanItem, itemText, newItems, planItemOf, rfc3339In } from '../shared/index.js';
+import { latestSnapshot } from '../context/index.js';
+import type { PageContext } from '../context/index.js';
 import type { PlanNext } from '../shared/index.js';
 import { runPlan, runStep } from './plan-run.js';
 import { planEventOf } from '../shared/index.js';
@@ -48,7 +50,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
     // A router question left open by the thread's last turn: this message is its reply, bound to it explicitly.
     const replying = run.session.session.summary().asking ? await openQuestion(run) : undefined;
     plan = run.session.session.read(text, {
-      context: { now: rfc3339(run.parts.clock()), ...(routing.reader.actorContext?.(run.actor) ?? {}) },
+      context: await readContext(run, routing),
       ...(run.language === undefined ? {} : { language: run.language }),
       ...(replying?.planIndex === undefined ? {} : { reply: replying.planIndex }),
     });
@@ -177,8 +179,27 @@ async function refreshReader(run: TurnRun, routing: RoutingParts): Promise<void>
   }
 }
 
-/** RFC 3339 in UTC, seconds precision: the router's `now`. */
-function rfc3339(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+/** The snapshot in effect for the turn: its own message's, else the thread's (read from its tail, then whole). */
+async function pageSnapshot(run: TurnRun): Promise<PageContext | undefined> {
+  let snapshot = latestSnapshot(run.items);
+  if (snapshot !== undefined) return snapshot;
+  await run.loadThread();
+  snapshot = latestSnapshot(run.items);
+  if (snapshot !== undefined) return snapshot;
+  await run.loadWholeThread();
+  return latestSnapshot(run.items);
+}
+
+/**
+ * The router's context for this turn: `now` in the request's or the host's time zone, the page
+ * context's items under the keys the rulebook declares as context parameters (an item's `value`,
+ * by its `kind`), and the actor's own keys, which a page never overrides.
+ */
+async function readContext(run: TurnRun, routing: RoutingParts): Promise<JsonObject> {
+  const declared = new Set(Object.values(routing.reader.router().rulebook.contextParameters));
+  const page: Record<string, JsonValue> = {};
+  const snapshot = declared.size === 0 ? undefined : await pageSnapshot(run);
+  for (const item of snapshot?.items ?? []) if (item.value !== undefined && declared.has(item.kind)) page[item.kind] = item.value;
+  return { ...page, now: rfc3339In(run.parts.clock(), run.timeZone ?? run.parts.settings.timeZone), ...(routing.reader.actorContext?.(run.actor) ?? {}) };
 }
 

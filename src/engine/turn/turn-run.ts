@@ -6,6 +6,7 @@ import { newItems, retryReason, runMarks, withoutStoredResult, withoutSuperseded
 import type { ChatEvent, DoneEvent, EventChannel, RunEvent, StopMode } from '../shared/index.js';
 import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
 import type { KeptHistory } from '../thread/index.js';
+import type { PageContext } from '../context/index.js';
 import type { EngineParts } from './parts.js';
 import type { SessionHandle } from './router-types.js';
 import type { TurnCounters } from './turn-state.js';
@@ -56,7 +57,7 @@ export class TurnRun {
         readonly summary: string | null;
         readonly through: number;
         readonly failedCompaction?: boolean;
-        readonly tally: { seen: number; raw: number; cut: boolean; earlier?: readonly ChatMessage[]; kept?: KeptHistory };
+        readonly tally: { seen: number; raw: number; cut: boolean; earlier?: readonly ChatMessage[]; kept?: KeptHistory; snapshot?: PageContext };
       }
     | undefined;
   /** False when the caller cannot ask a person (plain HTTP): a write that needs confirmation fails the turn. */
@@ -74,6 +75,10 @@ export class TurnRun {
   readonly language: string | undefined;
   /** The question this run's new turn answers (`engine.answer` on a router question): bound when it is read. */
   readonly answering: string | undefined;
+  /** The message's supplemental context: read by this run's provider rounds only, never stored. */
+  readonly supplementalContext: string | undefined;
+  /** The time zone the router reads this turn's dates in, when the request chose one. */
+  readonly timeZone: string | undefined;
   /**
    * How much of the thread `items` holds: this turn's items only (a new turn, until its first
    * model round: it may wait for a slot, and a router turn may need no model at all), a recent tail
@@ -109,6 +114,8 @@ export class TurnRun {
     answering?: string | undefined;
     /** `items` holds only this turn's items; the thread's are read on the first model round. */
     turnItemsOnly?: boolean | undefined;
+    supplementalContext?: string | undefined;
+    timeZone?: string | undefined;
   }) {
     this.parts = init.parts;
     this.actor = init.actor;
@@ -123,6 +130,8 @@ export class TurnRun {
     this.canConfirm = init.canConfirm ?? true;
     this.language = init.language;
     this.answering = init.answering;
+    this.supplementalContext = init.supplementalContext;
+    this.timeZone = init.timeZone;
     this.#loaded = init.turnItemsOnly === true ? 'turn' : 'whole';
   }
 

@@ -12,6 +12,18 @@ export function turnCases(t: ConformanceSuite): void {
       expect(await t.store.listItems(thread.id)).toEqual([userItem]);
     });
 
+    it("keeps a message's further data on its user item, beside its text, in every way a turn begins", async () => {
+      const userData = { context: { references: [], items: [{ kind: 'order', title: 'Order', text: 'paid', value: '4411' }] }, supplementalContext: true };
+      const first = await t.store.beginTurn({ owner: 'user:alice', requestKey: 'd1', input: 'this one', userData });
+      if (first.outcome !== 'created') throw new Error(`expected a new turn, got ${first.outcome}`);
+      await t.store.updateTurn(first.turn.id, { status: 'completed' });
+      const inThread = await t.store.beginTurn({ threadId: first.thread.id, owner: 'user:alice', requestKey: 'd2', input: 'again', userData: { supplementalContext: true } });
+      const own = await t.store.beginTurn({ owner: 'user:alice', newThread: true, requestKey: 'd3', input: 'elsewhere', userData });
+      const items = [...(await t.store.listItems(first.thread.id)), ...(own.outcome === 'created' ? await t.store.listItems(own.thread.id) : [])];
+      expect(items.map((item) => item.data)).toEqual([{ ...userData, text: 'this one' }, { supplementalContext: true, text: 'again' }, { ...userData, text: 'elsewhere' }]);
+      expect([first.userItem.data, inThread.outcome === 'created' ? inThread.userItem.data : null]).toEqual([items[0]!.data, items[1]!.data]);
+    });
+
     it('returns the existing turn for the same owner and request key, without a second user item', async () => {
       const { thread, turn } = await t.threadWithTurn();
       await t.store.updateTurn(turn.id, { status: 'completed' });

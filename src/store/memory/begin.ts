@@ -1,5 +1,5 @@
-import { newTurn } from '../new-records.js';
-import { alreadyExists, notFound } from '../records.js';
+import { newTurn, userItemData } from '../new-records.js';
+import { alreadyExists, jsonCopy, notFound } from '../records.js';
 import type { BeginTurnInput, BeginTurnResult } from '../types.js';
 import { append } from './items.js';
 import { activeTurn, addThread, requestKeyOf, threadState, trackActive } from './journal.js';
@@ -26,6 +26,8 @@ export function beginTurn(j: MemoryJournal, input: BeginTurnInput): BeginTurnRes
     const active = activeTurn(j, found);
     if (active !== undefined) return { outcome: 'busy', thread: found.record, turn: active };
   }
+  // Copied (and checked) before anything is touched: a failure leaves nothing behind.
+  const userData = input.userData === undefined ? { text: input.input } : jsonCopy(userItemData(input), "item of kind 'user_text'");
   const now = j.clock();
   const newThreadId = found === undefined ? j.ids() : undefined;
   const turnId = input.turnId ?? j.ids();
@@ -36,7 +38,7 @@ export function beginTurn(j: MemoryJournal, input: BeginTurnInput): BeginTurnRes
   j.requestKeys.set(requestKeyOf(owner, input.requestKey), turn.id);
   state.turnIds.push(turn.id);
   trackActive(j, turn);
-  const [userItem] = append(j, state, turn.id, [{ kind: 'user_text', data: null }], now, [{ text: input.input }]);
+  const [userItem] = append(j, state, turn.id, [{ kind: 'user_text', data: null }], now, [userData]);
   state.record = Object.freeze({ ...state.record, updatedAt: now });
   return { outcome: 'created', thread: state.record, turn, userItem: userItem! };
 }

@@ -1,5 +1,5 @@
 import { PlumbError } from '../../core/index.js';
-import { newThread, newTurn } from '../new-records.js';
+import { newThread, newTurn, userItemData } from '../new-records.js';
 import { alreadyExists, checkItem, notFound } from '../records.js';
 import { toThread, toTurn } from '../rows.js';
 import type { ThreadRow, TurnRow } from '../rows.js';
@@ -26,13 +26,13 @@ export async function beginTurn(j: PostgresJournal, input: BeginTurnInput): Prom
 export async function beginInThread(j: PostgresJournal, query: SqlQuery, input: BeginTurnInput, threadId: string): Promise<BeginTurnResult | undefined> {
   const now = j.clock();
   const turnId = input.turnId ?? j.ids();
-  const userText = checkItem({ kind: 'user_text', data: { text: input.input } });
+  const userText = checkItem({ kind: 'user_text', data: userItemData(input) });
   const itemId = j.ids();
   const { rows } = await query(j.t.beginInThread, [threadId, input.owner ?? null, turnId, input.requestKey, input.input, input.lease ?? null, now, itemId, userText]);
   const created = rows[0];
   if (created !== undefined) {
     const thread = toThread(created as unknown as ThreadRow);
-    return { outcome: 'created', thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, thread.id, turnId, Number(created.next_ordinal), input.input, now) };
+    return { outcome: 'created', thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, thread.id, turnId, Number(created.next_ordinal), input, now) };
   }
   const found = await query(j.t.getThread, [threadId]);
   const row = found.rows[0] as unknown as ThreadRow | undefined;
@@ -62,12 +62,12 @@ async function beginForOwner(j: PostgresJournal, input: BeginTurnInput, owner: s
   const now = j.clock();
   const turnId = input.turnId ?? j.ids();
   const itemId = j.ids();
-  const userText = checkItem({ kind: 'user_text', data: { text: input.input } });
+  const userText = checkItem({ kind: 'user_text', data: userItemData(input) });
   const { rows } = await j.sql.query(j.t.beginForOwner, [owner, turnId, input.requestKey, input.input, input.lease ?? null, now, itemId, userText]);
   const created = rows[0];
   if (created !== undefined) {
     const thread = toThread(created as unknown as ThreadRow);
-    return { outcome: 'created', thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, thread.id, turnId, Number(created.next_ordinal), input.input, now) };
+    return { outcome: 'created', thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, thread.id, turnId, Number(created.next_ordinal), input, now) };
   }
   const [latest] = await listThreads(j, owner, 1);
   if (latest !== undefined) return notCreated(j, j.sql.query, latest, input, turnId);
@@ -102,7 +102,7 @@ async function beginInNewThread(j: PostgresJournal, query: SqlQuery, input: Begi
   const turnId = input.turnId ?? j.ids();
   const itemId = j.ids();
   const title = input.newThreadTitle ?? null;
-  const userText = checkItem({ kind: 'user_text', data: { text: input.input } });
+  const userText = checkItem({ kind: 'user_text', data: userItemData(input) });
   try {
     await query(j.t.beginInNewThread, [threadId, owner, title, now, turnId, input.requestKey, input.input, input.lease ?? null, itemId, userText]);
   } catch (error) {
@@ -110,14 +110,14 @@ async function beginInNewThread(j: PostgresJournal, query: SqlQuery, input: Begi
     throw error;
   }
   const thread = newThread(threadId, owner, title, now);
-  return { outcome: 'created' as const, thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, threadId, turnId, 1, input.input, now) };
+  return { outcome: 'created' as const, thread, turn: newTurn(turnId, thread, input, now), userItem: userItem(itemId, threadId, turnId, 1, input, now) };
 }
 
 /** An owner's turn, aimed at the thread found for it. */
 function inThread(input: BeginTurnInput, threadId: string, owner: string): BeginTurnInput {
-  return { threadId, owner, requestKey: input.requestKey, input: input.input, ...(input.turnId === undefined ? {} : { turnId: input.turnId }), ...(input.lease === undefined ? {} : { lease: input.lease }) };
+  return { threadId, owner, requestKey: input.requestKey, input: input.input, ...(input.userData === undefined ? {} : { userData: input.userData }), ...(input.turnId === undefined ? {} : { turnId: input.turnId }), ...(input.lease === undefined ? {} : { lease: input.lease }) };
 }
 
-function userItem(id: string, threadId: string, turnId: string, ordinal: number, text: string, now: number): ItemRecord {
-  return Object.freeze({ id, threadId, turnId, ordinal, kind: 'user_text', data: { text }, createdAt: now });
+function userItem(id: string, threadId: string, turnId: string, ordinal: number, input: BeginTurnInput, now: number): ItemRecord {
+  return Object.freeze({ id, threadId, turnId, ordinal, kind: 'user_text', data: userItemData(input), createdAt: now });
 }

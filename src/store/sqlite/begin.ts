@@ -1,4 +1,4 @@
-import { newThread, newTurn } from '../new-records.js';
+import { newThread, newTurn, userItemData } from '../new-records.js';
 import { alreadyExists, checkItem, notFound } from '../records.js';
 import { toThread, toTurn } from '../rows.js';
 import type { ThreadRow, TurnRow } from '../rows.js';
@@ -44,7 +44,7 @@ export function beginTurn(j: SqliteJournal, input: BeginTurnInput): BeginTurnRes
   } catch (cause) {
     throw alreadyExists('turn', turnId, cause);
   }
-  const userItem: NewItem = { kind: 'user_text', data: { text: input.input } };
+  const userItem: NewItem = { kind: 'user_text', data: userItemData(input) };
   const [record] = insertItems(j, thread.id, turnId, [userItem], [checkItem(userItem)], ordinal, now);
   return { outcome: 'created', thread, turn: newTurn(turnId, thread, input, now), userItem: record! };
 }
