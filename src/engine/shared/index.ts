@@ -10,3 +10,4 @@ export * from './hooks.js';
 export * from './errors.js';
 export type { RunSink } from './run-sink.js';
 export * from './run-marks.js';
+export * from './run-phase.js';

@@ -54,7 +54,8 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
       ? await beginInOwnedThread(host, owner, request.threadId, request)
       : await host.parts.store.beginTurn({ owner, newThreadTitle: title, newThread: request.newThread === true, requestKey: request.requestKey, input: request.text, lease: host.lease() });
   const thread = begun.thread;
-  const base = { thread_id: thread.id, turn_id: begun.turn.id };
+  // Refusals of the message: no run of that turn sent them.
+  const base = { thread_id: thread.id, turn_id: begun.turn.id, run_id: '' };
   if (begun.outcome === 'busy') {
     // Queued, to run once the thread's turn is over: this stream says where, then carries it.
     const limit = host.parts.settings.maxQueuedMessages;
