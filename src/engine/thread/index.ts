@@ -10,6 +10,8 @@ export type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, Thre
 export { ThreadQueue, queueView, queuedMessageUnavailable } from './thread-queue.js';
 export type { QueuedStart } from './thread-queue.js';
 export { ThreadTails, tailOrdinals } from './thread-tails.js';
+export { withRunIds } from './run-ids.js';
+export type { RunItem } from './run-ids.js';
 export {
   answeredResult,
   askQuestions,

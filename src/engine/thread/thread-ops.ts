@@ -7,6 +7,8 @@ import type { ConfirmMutationEvent, QuestionEvent, RunPhase, StopRequest } from 
 import { RunReader, holdsQueue, runIdOf, runNumberAt, stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
+import { withRunIds } from './run-ids.js';
+import type { RunItem } from './run-ids.js';
 import { planEventOf } from '../shared/index.js';
 import { describeMutation } from '../shared/index.js';
 
@@ -50,7 +52,8 @@ export interface ItemPageRequest {
 }
 
 export interface ItemPageView {
-  readonly items: readonly ItemRecord[];
+  /** Each with its run (`runId`, docs/protocol.md, "Runs"). */
+  readonly items: readonly RunItem[];
   /** The ordinal to page on from, in the same direction (`after` forwards, `before` backwards); null at the thread's end (or start). */
   readonly next: number | null;
 }
@@ -127,11 +130,11 @@ export async function pageItems(store: Store, thread: ThreadRecord, request: Ite
   }
   if (request.after !== undefined) {
     const page = await store.pageItems(thread.id, { after: request.after, limit, maxBytes: maxPageBytes });
-    return { items: page.items, next: page.more ? page.items[page.items.length - 1]!.ordinal : null };
+    return { items: await withRunIds(store, page.items), next: page.more ? page.items[page.items.length - 1]!.ordinal : null };
   }
   const before = request.before ?? (await store.lastOrdinal(thread.id)) + 1;
   const page = await store.pageItems(thread.id, { before, limit, maxBytes: maxPageBytes });
-  return { items: page.items, next: page.more ? page.items[0]!.ordinal : null };
+  return { items: await withRunIds(store, page.items), next: page.more ? page.items[0]!.ordinal : null };
 }
 
 /** A person's title: trimmed, one line, 1–200 characters. */
