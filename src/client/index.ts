@@ -33,6 +33,7 @@ export type {
   ViewItemEvent,
   ViewTurnEvent,
   ViewPhaseEvent,
+  TurnProjection,
   ViewResubscribeEvent,
   ViewDeletedEvent,
   ThreadViewEvent,

@@ -127,13 +127,32 @@ export interface ThreadRecord {
   readonly [field: string]: JsonValue;
 }
 
+/** A turn as a history shows it: times in milliseconds since the epoch, durations in milliseconds. */
+export interface TurnProjection {
+  readonly outcome: 'completed' | 'failed' | 'cancelled' | null;
+  readonly started_at: number;
+  readonly ended_at: number | null;
+  readonly elapsed_ms: number;
+  readonly waiting_ms: number;
+  readonly work_ms: number;
+  readonly answer_item_ids: readonly string[];
+}
+
 /** What a live view says a thread is now (the `view` event, and a `resubscribe`'s `view`). */
 export interface ViewState {
   /** The journal position the view was read at: later events follow it. */
   readonly ordinal: number;
   readonly thread: { readonly id: string; readonly title: string | null; readonly title_source: string | null; readonly forked_from: JsonValue; readonly created_at: number; readonly updated_at: number };
   /** The latest turn: running, waiting for a person, or how it ended. */
-  readonly turn: { readonly id: string; readonly run_id: string; readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled'; readonly failure_code: string | null; readonly input: string } | null;
+  readonly turn: {
+    readonly id: string;
+    readonly run_id: string;
+    readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+    readonly failure_code: string | null;
+    readonly input: string;
+    /** How it ended, when, where its time went, and its final answer's items (docs/protocol.md, "Turn projections"). */
+    readonly projection: TurnProjection | null;
+  } | null;
   /** What the latest turn's run is doing, as the journal tells it; null without a turn. */
   readonly phase: RunPhase | null;
   /** The text the running turn's current round has shown so far. */

@@ -1,7 +1,7 @@
 import { isPlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { RunReader, withRunIds } from '../engine/index.js';
-import type { RunItem, RunPhase, ThreadState } from '../engine/index.js';
+import type { RunItem, RunPhase, ThreadState, TurnProjection } from '../engine/index.js';
 import type { Store, TurnStatus } from '../store/index.js';
 import type { ThreadEvents } from './thread-events.js';
 import { followThread } from './thread-follow.js';
@@ -45,7 +45,7 @@ export interface ThreadViewsOptions {
 export interface ViewBody {
   readonly ordinal: number;
   readonly thread: { readonly id: string; readonly title: string | null; readonly title_source: string | null; readonly forked_from: JsonValue; readonly created_at: number; readonly updated_at: number };
-  readonly turn: { readonly id: string; readonly run_id: string; readonly status: TurnStatus; readonly failure_code: string | null; readonly input: string } | null;
+  readonly turn: { readonly id: string; readonly run_id: string; readonly status: TurnStatus; readonly failure_code: string | null; readonly input: string; readonly projection: TurnProjection | null } | null;
   /** What the latest turn's run is doing (docs/protocol.md, "Run phase"); null without a turn. */
   readonly phase: RunPhase | null;
   readonly text: string;
@@ -176,7 +176,7 @@ export function viewBody(state: ThreadState): ViewBody {
   return {
     ordinal: state.ordinal,
     thread: { id: thread.id, title: thread.title, title_source: thread.titleSource, forked_from: thread.forkedFrom, created_at: thread.createdAt, updated_at: thread.updatedAt },
-    turn: turn === null ? null : { id: turn.id, run_id: state.runId ?? '', status: turn.status, failure_code: turn.failureCode, input: turn.input },
+    turn: turn === null ? null : { id: turn.id, run_id: state.runId ?? '', status: turn.status, failure_code: turn.failureCode, input: turn.input, projection: state.projection },
     phase: state.phase,
     text: state.text,
     confirmation: state.confirmation,

@@ -220,7 +220,7 @@ describe('live thread views over SSE and WebSocket', () => {
     const ws = await openSocket(`${kit.running.wsUrl}/chat/`, { headers: { ...alice, cookie: client.cookieHeader() } });
     ws.socket.send(JSON.stringify({ type: 'subscribe', thread: threadId }));
     const confirm = held.find((event) => event.type === 'confirm_mutation')!;
-    expect(await ws.next('view')).toMatchObject({ phase: 'awaiting_approval', turn: { id: turnId, run_id: run1, status: 'waiting' }, confirmation: { id: confirm.id, run_id: run1 } });
+    expect(await ws.next('view')).toMatchObject({ phase: 'awaiting_approval', turn: { id: turnId, run_id: run1, status: 'waiting', projection: { outcome: null, ended_at: null, answer_item_ids: [] } }, confirmation: { id: confirm.id, run_id: run1 } });
     ws.socket.close();
 
     const page = (await (await client.fetch(`/chat/threads/${threadId}/items/?after=0`)).json()) as { items: { turnId: string; runId: string }[] };
@@ -246,6 +246,12 @@ describe('live thread views over SSE and WebSocket', () => {
     const resumed = await readEvents(await view(threadId, { 'last-event-id': String(mark.ordinal) }), (events) => events.some((event) => event.type === 'view'));
     expect(items(resumed).every((event) => event.run_id === `${turnId}.r2`)).toBe(true);
     expect(resumed.at(-1)).toMatchObject({ type: 'view', phase: 'done', turn: { run_id: `${turnId}.r2`, status: 'completed' } });
+    // The turn's projection: completed, its answer the retry's text, the time between the runs counted as waiting.
+    const answer = all.items.filter((item) => item.kind === 'assistant_text').map((item) => (item as unknown as { id: string }).id);
+    const projection = (resumed.at(-1)!.turn as { projection: Record<string, unknown> }).projection;
+    expect(projection).toMatchObject({ outcome: 'completed', answer_item_ids: answer, ended_at: expect.any(Number) });
+    expect(answer).toHaveLength(1);
+    expect(Number(projection.waiting_ms) + Number(projection.work_ms)).toBe(projection.elapsed_ms);
   });
 
   it('has no views without following: the route is absent and a subscribe frame answers views_unavailable', async () => {

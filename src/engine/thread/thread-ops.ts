@@ -8,6 +8,8 @@ import { RunReader, holdsQueue, runIdOf, runNumberAt, stopRequestOf, withoutSupe
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
 import { withRunIds } from './run-ids.js';
+import { turnProjection } from './turn-projection.js';
+import type { TurnProjection } from './turn-projection.js';
 import type { RunItem } from './run-ids.js';
 import { planEventOf } from '../shared/index.js';
 import { describeMutation } from '../shared/index.js';
@@ -80,6 +82,8 @@ export interface ThreadState {
   readonly runId: string | null;
   /** What that run is doing, as the journal tells it (docs/protocol.md, "Run phase"); null without a turn. */
   readonly phase: RunPhase | null;
+  /** The latest turn's outcome, times and answer items (docs/protocol.md, "Turn projections"); null without a turn. */
+  readonly projection: TurnProjection | null;
   readonly text: string;
   readonly confirmation: Omit<ConfirmMutationEvent, 'type' | 'thread_id' | 'turn_id'> | null;
   readonly question: Omit<QuestionEvent, 'type' | 'thread_id' | 'turn_id'> | null;
@@ -209,7 +213,7 @@ export function generatedTitle(turnItems: readonly ItemRecord[], label?: (tool: 
  * The thread now: its latest turn, read with that turn's items up to the journal's last ordinal.
  * The running round's text is its drafts since the round's last retry, until its own text lands.
  */
-export async function threadState(store: Store, thread: ThreadRecord): Promise<ThreadState> {
+export async function threadState(store: Store, thread: ThreadRecord, now: number): Promise<ThreadState> {
   const ordinal = await store.lastOrdinal(thread.id);
   const turns = await store.listTurns(thread.id);
   const turn = turns[turns.length - 1] ?? null;
@@ -226,6 +230,7 @@ export async function threadState(store: Store, thread: ThreadRecord): Promise<T
     turn,
     runId: reader.runId,
     phase: reader.phase,
+    projection: turn === null ? null : turnProjection(turn, journaled, now),
     text: active ? shownText(items) : '',
     confirmation: turn?.status === 'waiting' ? pendingConfirmation(items, runOf) : null,
     question: pendingQuestion(items, runOf),

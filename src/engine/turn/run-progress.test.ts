@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collect } from '../index.js';
 import type { ChatEvent } from '../index.js';
+import { createMemoryStore } from '../../store/index.js';
 import { alice, key, trackedKits } from '../../../test/support/engine-kit.js';
 
 const kit = trackedKits();
@@ -90,5 +91,22 @@ describe('runs, phases and retry detail', () => {
       ['the answer stream stalled', 'between_events'],
     ]);
     for (const event of retries) expect(event.timeout!.elapsed_ms).toBeGreaterThanOrEqual(45);
+  });
+
+  it("projects a turn: its outcome, start and end, the time it waited for an approval apart from its work, and its answer's items", async () => {
+    let now = 1_000_000;
+    const clock = (): number => now;
+    const made = kit({ completions: [{ toolCalls: [{ id: 'w1', name: 'create_part', arguments: { name: 'Nut' } }] }, { text: 'Created.' }] }, {}, { store: createMemoryStore({ clock }), clock });
+    const { events } = await made.engine.ask({ actor: alice, requestKey: key(), text: 'create a nut' });
+    const confirm = events.find((event) => event.type === 'confirm_mutation') as { id: string; thread_id: string };
+    now += 3000;
+    const waiting = await made.engine.threads.state({ actor: alice, threadId: confirm.thread_id });
+    expect(waiting.projection).toEqual({ outcome: null, started_at: 1_000_000, ended_at: null, elapsed_ms: 3000, waiting_ms: 3000, work_ms: 0, answer_item_ids: [] });
+    now += 500;
+    await collect(made.engine.confirm({ actor: alice, confirmationId: confirm.id, confirmed: true }));
+    const done = await made.engine.threads.state({ actor: alice, threadId: confirm.thread_id });
+    const answer = (await made.store.listItems(confirm.thread_id)).filter((item) => item.kind === 'assistant_text').map((item) => item.id);
+    expect(answer).toHaveLength(1);
+    expect(done.projection).toEqual({ outcome: 'completed', started_at: 1_000_000, ended_at: 1_003_500, elapsed_ms: 3500, waiting_ms: 3500, work_ms: 0, answer_item_ids: answer });
   });
 });
