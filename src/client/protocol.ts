@@ -9,6 +9,8 @@ export type JsonValue = string | number | boolean | null | readonly JsonValue[] 
 interface EventBase {
   readonly thread_id: string;
   readonly turn_id: string;
+  /** The run of the turn that sent it: `<turn id>.r<n>`, a retry or regenerate being the next (docs/protocol.md, "Runs"); empty on a refusal no run sent. */
+  readonly run_id: string;
 }
 
 export interface PlanEvent extends EventBase {
@@ -45,9 +47,25 @@ export interface ConfirmMutationEvent extends EventBase {
 }
 export interface RetryEvent extends EventBase {
   readonly type: 'retry';
+  /** This retry, from 1, of at most `limit`. */
   readonly attempt: number;
+  readonly limit: number;
   readonly code: string;
+  /** Why, in words to show: `rate limited`, `no first byte in time`, … */
+  readonly reason: string;
   readonly delay_ms: number;
+  /** When the next attempt starts (ISO 8601). */
+  readonly next_at: string;
+  /** After a timeout: the clock that ran out, and how long it waited. */
+  readonly timeout?: { readonly stage: 'first_byte' | 'between_events' | 'attempt' | 'tool'; readonly elapsed_ms: number };
+}
+
+/** What a turn's run is doing (docs/protocol.md, "Run phase"). */
+export type RunPhase = 'queued' | 'reading' | 'calling_model' | 'running_tool' | 'awaiting_approval' | 'awaiting_answer' | 'retrying' | 'stopping' | 'compacting' | 'done';
+/** The run's phase changed (a server with `phaseEvents`; live views always). */
+export interface PhaseEvent extends EventBase {
+  readonly type: 'phase';
+  readonly phase: RunPhase;
 }
 export interface DoneEvent extends EventBase {
   readonly type: 'done';
@@ -63,7 +81,7 @@ export interface ErrorEvent extends EventBase {
 }
 
 /** Every event a turn streams. An event of a type this client does not know is passed on as it came. */
-export type PlumbEvent = PlanEvent | ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | RetryEvent | DoneEvent | ErrorEvent;
+export type PlumbEvent = PlanEvent | ToolCallEvent | ToolResultEvent | TextChunkEvent | ConfirmMutationEvent | RetryEvent | PhaseEvent | DoneEvent | ErrorEvent;
 
 /** One turn as `POST {chat}` and `POST {chat}stream/` take it. */
 export interface TurnInput {
@@ -111,6 +129,8 @@ export interface ThreadItem {
   readonly id: string;
   readonly threadId: string;
   readonly turnId: string;
+  /** The run of the turn it belongs to (docs/protocol.md, "Runs"). */
+  readonly runId: string;
   readonly ordinal: number;
   readonly kind: string;
   readonly data: JsonValue;
@@ -129,17 +149,38 @@ export interface ThreadRecord {
   readonly [field: string]: JsonValue;
 }
 
+/** A turn as a history shows it: times in milliseconds since the epoch, durations in milliseconds. */
+export interface TurnProjection {
+  readonly outcome: 'completed' | 'failed' | 'cancelled' | null;
+  readonly started_at: number;
+  readonly ended_at: number | null;
+  readonly elapsed_ms: number;
+  readonly waiting_ms: number;
+  readonly work_ms: number;
+  readonly answer_item_ids: readonly string[];
+}
+
 /** What a live view says a thread is now (the `view` event, and a `resubscribe`'s `view`). */
 export interface ViewState {
   /** The journal position the view was read at: later events follow it. */
   readonly ordinal: number;
   readonly thread: { readonly id: string; readonly title: string | null; readonly title_source: string | null; readonly forked_from: JsonValue; readonly created_at: number; readonly updated_at: number };
   /** The latest turn: running, waiting for a person, or how it ended. */
-  readonly turn: { readonly id: string; readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled'; readonly failure_code: string | null; readonly input: string } | null;
+  readonly turn: {
+    readonly id: string;
+    readonly run_id: string;
+    readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+    readonly failure_code: string | null;
+    readonly input: string;
+    /** How it ended, when, where its time went, and its final answer's items (docs/protocol.md, "Turn projections"). */
+    readonly projection: TurnProjection | null;
+  } | null;
+  /** What the latest turn's run is doing, as the journal tells it; null without a turn. */
+  readonly phase: RunPhase | null;
   /** The text the running turn's current round has shown so far. */
   readonly text: string;
   /** The write waiting for a confirmation, as `confirm_mutation` gives it. */
-  readonly confirmation: { readonly id: string; readonly mutation: string; readonly input: JsonValue; readonly expires_at: string; readonly message?: string } | null;
+  readonly confirmation: { readonly id: string; readonly run_id: string; readonly mutation: string; readonly input: JsonValue; readonly expires_at: string; readonly message?: string } | null;
   /** The open question, as a `question` event gives it. */
   readonly question: Readonly<Record<string, JsonValue>> | null;
   /** Messages waiting in the thread's queue, head first. */
@@ -161,12 +202,22 @@ export interface ViewSnapshotEvent extends ViewBase, ViewState {
 export interface ViewItemEvent extends ViewBase {
   readonly type: 'item';
   readonly turn_id: string;
+  readonly run_id: string;
   readonly item: ThreadItem;
 }
 export interface ViewTurnEvent extends ViewBase {
   readonly type: 'turn';
   readonly turn_id: string;
+  /** The turn's current run; empty for a turn other than the thread's latest. */
+  readonly run_id: string;
   readonly status: 'accepted' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+}
+/** The latest turn's run changed phase (sent on a change only). */
+export interface ViewPhaseEvent extends ViewBase {
+  readonly type: 'phase';
+  readonly turn_id: string;
+  readonly run_id: string;
+  readonly phase: RunPhase;
 }
 /** What you hold may be stale: adopt `view`. `gap`: the journal cannot replay what you missed (read the items); `overflow`: you fell behind, and the subscription resumes from your last seq. */
 export interface ViewResubscribeEvent extends ViewBase {
@@ -181,7 +232,7 @@ export interface ViewDeletedEvent extends ViewBase {
 }
 
 /** What a live view of a thread delivers (`subscribe`); a host's own subscribe route may deliver turn events too. */
-export type ViewEvent = ViewSnapshotEvent | ViewItemEvent | ViewTurnEvent | ViewResubscribeEvent | ViewDeletedEvent;
+export type ViewEvent = ViewSnapshotEvent | ViewItemEvent | ViewTurnEvent | ViewPhaseEvent | ViewResubscribeEvent | ViewDeletedEvent;
 export type ThreadViewEvent = ViewEvent | PlumbEvent;
 
 /** What stopping a thread's turn found: the turn it stopped (null when none was active). */

@@ -25,8 +25,9 @@ function parsed(value: JsonValue | undefined): JsonValue {
 export async function* runningTurnEvents(view: AsyncIterable<ThreadViewEvent>): AsyncGenerator<PlumbEvent> {
   let turnId: string | undefined;
   let threadId = '';
+  let runId = '';
   const shown = new Map<number, string>();
-  const base = (): { thread_id: string; turn_id: string } => ({ thread_id: threadId, turn_id: turnId ?? '' });
+  const base = (): { thread_id: string; turn_id: string; run_id: string } => ({ thread_id: threadId, turn_id: turnId ?? '', run_id: runId });
   for await (const event of view) {
     if (event.type === 'view' || event.type === 'resubscribe') {
       const state: ViewState = event.type === 'view' ? event : event.view;
@@ -34,6 +35,7 @@ export async function* runningTurnEvents(view: AsyncIterable<ThreadViewEvent>): 
         const turn = state.turn;
         if (turn === null || !['accepted', 'running', 'waiting'].includes(turn.status)) return;
         turnId = turn.id;
+        runId = turn.run_id;
         threadId = event.thread_id;
         if (state.text !== '') yield { ...base(), type: 'text_chunk', content: state.text };
         if (state.confirmation !== null) {
@@ -53,6 +55,7 @@ export async function* runningTurnEvents(view: AsyncIterable<ThreadViewEvent>): 
       continue;
     }
     if (event.type !== 'item' || event.turn_id !== turnId) continue;
+    runId = event.run_id;
     const item = event.item;
     const data = dataOf(item);
     const step = typeof data.step === 'number' ? data.step : 0;
@@ -73,7 +76,19 @@ export async function* runningTurnEvents(view: AsyncIterable<ThreadViewEvent>): 
       case 'retry_marker':
         if (data.reason === 'provider') {
           shown.delete(step);
-          yield { ...base(), type: 'retry', attempt: typeof data.attempt === 'number' ? data.attempt : 0, code: text(data.code), delay_ms: 0 };
+          const timeout = data.timeout as { stage: 'first_byte' | 'between_events' | 'attempt'; elapsed_ms: number } | undefined;
+          const nextAt = text(data.nextAt);
+          yield {
+            ...base(),
+            type: 'retry',
+            attempt: typeof data.attempt === 'number' ? data.attempt : 0,
+            limit: typeof data.limit === 'number' ? data.limit : 0,
+            code: text(data.code),
+            reason: text(data.why),
+            delay_ms: nextAt === '' ? 0 : Math.max(0, Date.parse(nextAt) - item.createdAt),
+            next_at: nextAt,
+            ...(timeout === undefined ? {} : { timeout }),
+          };
         }
         break;
       case 'tool_call':

@@ -547,6 +547,10 @@ function showEvent(event, display, finish) {
       break;
     case 'retry':
       if (display.assistant) display.assistant.textContent = '';
+      showRetry(event, display);
+      break;
+    case 'phase':
+      showPhase(event.phase);
       break;
     case 'steer':
       closeBubble(display);
@@ -606,6 +610,38 @@ function showEvent(event, display, finish) {
     default:
       break;
   }
+}
+
+/** Words for what a turn's run is doing (docs/protocol.md, "Run phase"); none once it is done. */
+const phaseWords = {
+  queued: 'Waiting for a free slot…',
+  reading: 'Reading your message…',
+  calling_model: 'Asking the model…',
+  running_tool: 'Running a tool…',
+  awaiting_approval: 'Waiting for your confirmation.',
+  awaiting_answer: 'Waiting for your answer.',
+  retrying: 'Retrying…',
+  stopping: 'Stopping…',
+  compacting: 'Summarizing the earlier conversation…',
+};
+
+function showPhase(phase) {
+  const line = $('phase');
+  const words = phase ? phaseWords[phase] : undefined;
+  line.hidden = words === undefined;
+  line.textContent = words ?? '';
+  line.dataset.phase = phase ?? '';
+}
+
+/** One line per turn that says which retry runs, when, and why: "retrying 2 of 3 at 12:04:05 — rate limited". */
+function showRetry(event, display) {
+  if (typeof event.attempt !== 'number' || event.attempt < 1) return;
+  const of = typeof event.limit === 'number' && event.limit > 0 ? ` of ${event.limit}` : '';
+  const next = typeof event.next_at === 'string' ? Date.parse(event.next_at) : Number.NaN;
+  const at = Number.isNaN(next) ? '' : clock(next);
+  const text = `retrying ${event.attempt}${of}${at === '' ? '' : ` at ${at}`}${event.reason ? ` — ${event.reason}` : ''}`;
+  if (display.retryLine?.isConnected) display.retryLine.textContent = text;
+  else display.retryLine = addEntry(el('div', { class: 'retry-line', role: 'status' }, text));
 }
 
 function finishDisplay(display) {
@@ -723,7 +759,7 @@ function showItem(item, settled = new Set()) {
     case 'retry_marker':
       if (data.reason === 'provider') {
         display.drafts.delete(step);
-        show('retry', {});
+        show('retry', { attempt: data.attempt, limit: data.limit, reason: data.why, next_at: data.nextAt });
       } else if (data.reason === 'regenerate') {
         closeBubble(display);
         markSuperseded();
@@ -775,7 +811,11 @@ function onView(event) {
     if (event.reason === 'gap') void openThread(state.thread);
     return;
   }
-  if (event.type === 'view') return showState(event);
+  if (event.type === 'view') {
+    showPhase(event.phase);
+    return showState(event);
+  }
+  if (event.type === 'phase') return showPhase(event.phase);
   if (event.type === 'turn') return turnChanged(event);
   if (event.type === 'thread_deleted') return threadDeleted();
   if (event.type !== 'item') return;

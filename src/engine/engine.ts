@@ -170,6 +170,7 @@ class PlumbEngine implements Engine {
       usable: () => this.#usable(),
       stopActive: (threadId: string) => this.#runner.stopActive(threadId),
       titleLabel: label,
+      clock,
     };
     this.queue = queueApi(threadDeps);
     this.threads = threadsApi(threadDeps);

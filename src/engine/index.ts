@@ -2,8 +2,9 @@
 export { createEngine } from './engine.js';
 export type { Engine, EngineOptions, SendRequest, ConfirmRequest, CancelRequest, RetryRequest, AnswerRequest } from './engine.js';
 export type { ThreadView, QueueChange, ThreadState, ThreadPageRequest, ThreadPageView, ItemPageRequest, ItemPageView, QueuedView } from './thread/index.js';
-export { maxPageItems, maxPageBytes, generatedTitle } from './thread/index.js';
-export { collect, isSuperseded, withoutSuperseded, stopRequestOf } from './shared/index.js';
+export { maxPageItems, maxPageBytes, generatedTitle, withRunIds } from './thread/index.js';
+export type { RunItem, TurnProjection } from './thread/index.js';
+export { collect, isSuperseded, withoutSuperseded, stopRequestOf, runIdOf, runPhases, RunReader } from './shared/index.js';
 export type { StopMode, StopRequest } from './shared/index.js';
 export type {
   ChatEvent,
@@ -16,6 +17,9 @@ export type {
   DoneEvent,
   ErrorEvent,
   RetryEvent,
+  TimeoutDetail,
+  PhaseEvent,
+  RunPhase,
   PlanEvent,
   PlanStepView,
   TaskStatusEvent,

@@ -62,6 +62,8 @@ export const engineSettingsSchema = z.strictObject({
       maxRetryAfterMs: z.number().nonnegative().default(60_000),
     })
     .prefault({}),
+  /** A `phase` event in a turn's stream on each change of its run's phase; off, the stream is as before (views carry `phase` either way). */
+  phaseEvents: z.boolean().default(false),
   /** Graceful cancel: how long running tools may still finish. Milliseconds. */
   gracefulCancelMs: z.number().nonnegative().default(5000),
   /** Exposed managers listed one per line in the system prompt; above it, only the count. */

@@ -19,7 +19,7 @@ export {
   parseRetryAfter,
   extractProviderMessage,
 } from './provider-error.js';
-export type { ProviderErrorOptions, ProviderFailureCode, HttpFailure } from './provider-error.js';
+export type { ProviderErrorOptions, ProviderFailureCode, HttpFailure, StreamTimeout } from './provider-error.js';
 export {
   guardStream,
   withStreamGuard,

@@ -38,6 +38,14 @@ export interface ProviderErrorOptions {
   /** Overrides the default retry decision (e.g. the server sent `x-should-retry: false`). */
   readonly retryable?: boolean;
   readonly cause?: unknown;
+  /** A `provider_timeout`: which clock ran out and how long the stream had waited on it. */
+  readonly timeout?: StreamTimeout;
+}
+
+/** Which of a stream's clocks ran out (`timeoutSeconds`, `streamTimeoutSeconds`, `attemptTimeoutSeconds`), after how many milliseconds. */
+export interface StreamTimeout {
+  readonly stage: 'first_byte' | 'between_events' | 'attempt';
+  readonly elapsedMs: number;
 }
 
 /**
@@ -53,6 +61,7 @@ export class ProviderError extends PlumbError {
   readonly requestId: string | undefined;
   readonly providerMessage: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly timeout: StreamTimeout | undefined;
 
   constructor(code: ProviderFailureCode, message: string, options: ProviderErrorOptions) {
     const retryable = options.retryable ?? RETRYABLE.has(code);
@@ -62,6 +71,7 @@ export class ProviderError extends PlumbError {
     if (options.providerMessage !== undefined) details.providerMessage = options.providerMessage;
     if (options.retryAfterSeconds !== undefined) details.retryAfterSeconds = options.retryAfterSeconds;
     if (options.body !== undefined) details.body = options.body.slice(0, MAX_BODY_EVIDENCE);
+    if (options.timeout !== undefined) details.timeout = { ...options.timeout };
     super(code, message, { details, cause: options.cause });
     this.name = 'ProviderError';
     this.provider = options.provider;
@@ -70,6 +80,7 @@ export class ProviderError extends PlumbError {
     this.requestId = options.requestId;
     this.providerMessage = options.providerMessage;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.timeout = options.timeout;
   }
 
   /**
@@ -81,6 +92,7 @@ export class ProviderError extends PlumbError {
     if (this.status !== undefined) safe.status = this.status;
     if (this.requestId !== undefined) safe.requestId = this.requestId;
     if (this.retryAfterSeconds !== undefined) safe.retryAfterSeconds = this.retryAfterSeconds;
+    if (this.timeout !== undefined) safe.timeout = { ...this.timeout };
     return { code: this.code, message: this.message, details: safe };
   }
 }

@@ -107,7 +107,7 @@ export async function* guardStream(
           : sawEvent
             ? `The ${provider} provider sent nothing for ${betweenMs / 1000} s mid-stream (streamTimeoutSeconds).`
             : `The ${provider} provider sent no first event within ${firstMs / 1000} s (timeoutSeconds).`,
-        { provider },
+        { provider, timeout: attemptLeftMs <= 0 ? { stage: 'attempt', elapsedMs: now - startedAt } : { stage: sawEvent ? 'between_events' : 'first_byte', elapsedMs: now - progressAt } },
       );
       inner.abort(error);
       watch.stop(error);

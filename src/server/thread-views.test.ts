@@ -108,7 +108,7 @@ describe('live thread views (the library interface)', () => {
     await store.appendItems(turnId, [{ kind: 'assistant_text', data: { text: 'Hello', step: 1 } }], { status: 'completed' });
     await until(() => quick.events().some((event) => event.type === 'turn'));
     expect(quick.batches).toHaveLength(2);
-    expect(quick.batches[1]!.events.map((event) => [event.type, event.seq])).toEqual([['item', '2'], ['item', '3'], ['item', '4'], ['turn', '4']]);
+    expect(quick.batches[1]!.events.map((event) => [event.type, event.seq])).toEqual([['item', '2'], ['item', '3'], ['item', '4'], ['turn', '4'], ['phase', '4']]);
     expect(quick.batches[1]!.sse()).toContain('id: 3\ndata: {"type":"item","seq":"3"');
   });
 

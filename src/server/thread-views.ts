@@ -1,7 +1,8 @@
 import { isPlumbError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import type { ThreadState } from '../engine/index.js';
-import type { ItemRecord, Store, TurnStatus } from '../store/index.js';
+import { RunReader, withRunIds } from '../engine/index.js';
+import type { RunItem, RunPhase, ThreadState, TurnProjection } from '../engine/index.js';
+import type { Store, TurnStatus } from '../store/index.js';
 import type { ThreadEvents } from './thread-events.js';
 import { followThread } from './thread-follow.js';
 
@@ -44,7 +45,9 @@ export interface ThreadViewsOptions {
 export interface ViewBody {
   readonly ordinal: number;
   readonly thread: { readonly id: string; readonly title: string | null; readonly title_source: string | null; readonly forked_from: JsonValue; readonly created_at: number; readonly updated_at: number };
-  readonly turn: { readonly id: string; readonly status: TurnStatus; readonly failure_code: string | null; readonly input: string } | null;
+  readonly turn: { readonly id: string; readonly run_id: string; readonly status: TurnStatus; readonly failure_code: string | null; readonly input: string; readonly projection: TurnProjection | null } | null;
+  /** What the latest turn's run is doing (docs/protocol.md, "Run phase"); null without a turn. */
+  readonly phase: RunPhase | null;
   readonly text: string;
   readonly confirmation: JsonValue;
   readonly question: JsonValue;
@@ -57,8 +60,9 @@ export interface ViewBody {
 
 export type ViewEvent =
   | ({ readonly type: 'view'; readonly seq: string; readonly thread_id: string } & ViewBody)
-  | { readonly type: 'item'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly item: ItemRecord }
-  | { readonly type: 'turn'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly status: TurnStatus }
+  | { readonly type: 'item'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly run_id: string; readonly item: RunItem }
+  | { readonly type: 'turn'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly run_id: string; readonly status: TurnStatus }
+  | { readonly type: 'phase'; readonly seq: string; readonly thread_id: string; readonly turn_id: string; readonly run_id: string; readonly phase: RunPhase }
   | { readonly type: 'resubscribe'; readonly seq: string; readonly thread_id: string; readonly reason: 'gap' | 'overflow'; readonly view: ViewBody }
   | { readonly type: 'thread_deleted'; readonly seq: string; readonly thread_id: string };
 
@@ -153,14 +157,14 @@ export function createThreadViews(options: ThreadViewsOptions): ThreadViews {
 }
 
 /** The item as a view shows it: a cut tool result's whole value stays in the journal (`read_result`, the items pages). */
-function shown(item: ItemRecord): ItemRecord {
+function shown(item: RunItem): RunItem {
   if (item.kind !== 'tool_result' || item.data === null || typeof item.data !== 'object' || Array.isArray(item.data) || !('fullResult' in item.data)) return item;
   const { fullResult: _whole, ...rest } = item.data;
   return { ...item, data: rest };
 }
 
-function itemEvent(item: ItemRecord): ViewEvent {
-  return { type: 'item', seq: String(item.ordinal), thread_id: item.threadId, turn_id: item.turnId, item: shown(item) };
+function itemEvent(item: RunItem): ViewEvent {
+  return { type: 'item', seq: String(item.ordinal), thread_id: item.threadId, turn_id: item.turnId, run_id: item.runId, item: shown(item) };
 }
 
 function deletedBatch(threadId: string, last: number): ViewBatch {
@@ -172,7 +176,8 @@ export function viewBody(state: ThreadState): ViewBody {
   return {
     ordinal: state.ordinal,
     thread: { id: thread.id, title: thread.title, title_source: thread.titleSource, forked_from: thread.forkedFrom, created_at: thread.createdAt, updated_at: thread.updatedAt },
-    turn: turn === null ? null : { id: turn.id, status: turn.status, failure_code: turn.failureCode, input: turn.input },
+    turn: turn === null ? null : { id: turn.id, run_id: state.runId ?? '', status: turn.status, failure_code: turn.failureCode, input: turn.input, projection: state.projection },
+    phase: state.phase,
     text: state.text,
     confirmation: state.confirmation,
     question: state.question as JsonValue,
@@ -196,13 +201,14 @@ class ThreadHub {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #immediate: ReturnType<typeof setImmediate> | undefined;
   #stopped = false;
+  /** The runs of the items followed, and the latest turn's phase, read from where the follower starts. */
+  readonly #runs = new RunReader();
 
   constructor(options: ThreadViewsOptions, threadId: string, forget: () => void) {
     this.#options = options;
     this.threadId = threadId;
     this.#forget = forget;
-    this.started = options.store.lastOrdinal(threadId).then((last) => {
-      this.last = last;
+    this.started = this.#seed().then(() => {
       void this.#follow();
     });
     this.started.catch((error: unknown) => {
@@ -211,15 +217,36 @@ class ThreadHub {
     });
   }
 
+  /** Where the follower starts, and the latest turn's runs and phase up to there. */
+  async #seed(): Promise<void> {
+    const { store } = this.#options;
+    this.last = await store.lastOrdinal(this.threadId);
+    const turns = await store.listTurns(this.threadId);
+    const latest = turns[turns.length - 1];
+    if (latest === undefined) return;
+    const items = (await store.listItems(this.threadId, { turnId: latest.id })).filter((item) => item.ordinal <= this.last);
+    this.#runs.seed(latest.id, latest.status, items);
+  }
+
   async #follow(): Promise<void> {
     const { store, events, pollMs } = this.#options;
     try {
       for await (const event of followThread({ store, events, threadId: this.threadId, afterOrdinal: this.last, signal: this.#controller.signal, ...(pollMs === undefined ? {} : { pollMs }) })) {
+        const phase = this.#runs.phase;
         if (event.type === 'item') {
           this.last = event.item.ordinal;
-          this.#add(itemEvent(event.item), event.item.kind !== 'text_draft');
-        } else if (event.type === 'turn') this.#add({ type: 'turn', seq: String(this.last), thread_id: this.threadId, turn_id: event.turnId, status: event.status }, true);
-        else this.#deleted();
+          const [item] = await withRunIds(store, [event.item], this.#runs);
+          this.#add(itemEvent(item!), event.item.kind !== 'text_draft');
+        } else if (event.type === 'turn') {
+          this.#runs.status(event.turnId, event.status);
+          const runId = event.turnId === this.#runs.turnId ? (this.#runs.runId ?? '') : '';
+          this.#add({ type: 'turn', seq: String(this.last), thread_id: this.threadId, turn_id: event.turnId, run_id: runId, status: event.status }, true);
+        } else {
+          this.#deleted();
+          continue;
+        }
+        const now = this.#runs.phase;
+        if (now !== phase && now !== null) this.#add({ type: 'phase', seq: String(this.last), thread_id: this.threadId, turn_id: this.#runs.turnId!, run_id: this.#runs.runId!, phase: now }, true);
       }
     } catch (error) {
       if (this.#stopped) return;
@@ -306,11 +333,12 @@ class Observer implements ThreadObserver {
       if (after !== undefined && (after > now || now - after > this.#options.maxReplayItems)) {
         this.#send(new ViewBatch([{ type: 'resubscribe', seq: String(now), thread_id: threadId, reason: 'gap', view: viewBody(state) }]));
       } else {
+        const runs = new RunReader();
         for (let cursor = after ?? now; cursor < now && !this.#ended; ) {
           const page = await this.#options.store.pageItems(threadId, { after: cursor, before: now + 1, limit: 150, maxBytes: 512 * 1024 });
           if (page.items.length === 0) break;
           cursor = page.items[page.items.length - 1]!.ordinal;
-          await this.#sendPaced(new ViewBatch(page.items.map(itemEvent)));
+          await this.#sendPaced(new ViewBatch((await withRunIds(this.#options.store, page.items, runs)).map(itemEvent)));
         }
         this.#send(new ViewBatch([{ type: 'view', seq: String(now), thread_id: threadId, ...viewBody(state) }]));
       }

@@ -235,7 +235,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return boundResult(outcome, maxBytes).value;
     } catch (error) {
       if (error === timeoutMarker) {
-        return errorResult('timeout', `'${tool.name}' did not finish within ${timeoutMs} ms and was aborted. Narrow the request and try again.`);
+        return errorResult('timeout', `'${tool.name}' did not finish within ${timeoutMs} ms and was aborted. Narrow the request and try again.`, { stage: 'tool', elapsed_ms: timeoutMs ?? 0 });
       }
       if (error === abortMarker || isAborted(callerSignal)) {
         return errorResult('aborted', `The call to '${tool.name}' was aborted by the caller.`);

@@ -92,7 +92,7 @@ describe('plumb-agent/client against plumb serve', () => {
         subscribe: async function* (context, request) {
           const response = await context.request(`threads/${request.thread}`, { method: 'GET' });
           seen.push(`subscribe ${request.thread} → ${response.status}`);
-          yield { type: 'done', usage: { input_tokens: 0, output_tokens: 0 }, thread_id: request.thread, turn_id: 'U1' };
+          yield { type: 'done', usage: { input_tokens: 0, output_tokens: 0 }, thread_id: request.thread, turn_id: 'U1', run_id: 'U1.r1' };
         },
       },
     });
@@ -103,7 +103,7 @@ describe('plumb-agent/client against plumb serve', () => {
 });
 
 describe('the UI message stream adapter', () => {
-  const base = { thread_id: 'T1', turn_id: 'U1' };
+  const base = { thread_id: 'T1', turn_id: 'U1', run_id: 'U1.r1' };
 
   async function message(events: PlumbEvent[]): Promise<UIMessage> {
     const chunks: UIMessageChunk[] = [];

@@ -23,6 +23,7 @@ mkdirSync(artifacts, { recursive: true });
  * - `touch …`: a write that never finishes (a stop leaves its outcome unknown);
  * - `pick …`: asks the person which material, then answers with what they chose;
  * - `regen …`: `First take.` the first time, `Second take.` after that (an answer to regenerate);
+ * - `flaky …`: rate limited the first time (Retry-After 1 s), `Back again.` on the retry;
  * - anything else: `Echo.`.
  */
 const words = Array.from({ length: 20 }, (_, i) => `word${i} `);
@@ -38,6 +39,8 @@ const script = {
     { when: { userTextContains: 'once' }, text: words, chunkDelayMs: 100 },
     { when: { userTextContains: 'once' }, text: 'Quick now.', repeat: true },
     { when: { userTextContains: 'slow' }, text: words, chunkDelayMs: 100, repeat: true },
+    { when: { userTextContains: 'flaky' }, error: { status: 429, retryAfterSeconds: 1 } },
+    { when: { userTextContains: 'flaky' }, text: 'Back again.', repeat: true },
     { text: 'Echo.', repeat: true },
   ],
 };
@@ -251,6 +254,28 @@ describe('conversations in the console: stop and retry, live views, the queue, q
       expect(await texts(page, '.msg.assistant')).toEqual(['Echo.', words.join(''), 'The change is made.']);
     }
     await context.close();
+  });
+
+  it("shows the run's phase while it waits for a confirmation, and a retry's line (attempt, limit, time, reason) live and after a reload", async () => {
+    const page = await freshPage();
+    await askConsole(page, 'create material titanium');
+    await page.locator('.card').last().waitFor();
+    await expect.poll(() => page.locator('#phase').textContent()).toBe('Waiting for your confirmation.');
+    expect(await page.locator('#phase').getAttribute('data-phase')).toBe('awaiting_approval');
+    await page.locator('.card button.confirm').click();
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('The change is made.');
+    await expect.poll(() => page.locator('#phase').isVisible()).toBe(false);
+
+    await askConsole(page, 'flaky now');
+    const line = page.locator('.retry-line').last();
+    await line.waitFor();
+    expect(await line.textContent()).toMatch(/^retrying 1 of 4 at \d{1,2}:\d{2}:\d{2}( [AP]M)? — rate limited$/);
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 5000 }).toBe('Back again.');
+    // The journal's mark says the same after a reload.
+    await page.reload();
+    await expect.poll(() => page.locator('.retry-line').last().textContent()).toMatch(/^retrying 1 of 4 at \d{1,2}:\d{2}:\d{2}( [AP]M)? — rate limited$/);
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('Back again.');
+    await page.close();
   });
 
   it('follows a thread over SSE in a tab switched to SSE before it followed anything, since the session says views are served', async () => {

@@ -199,6 +199,61 @@ describe('live thread views over SSE and WebSocket', () => {
     ws.socket.close();
   });
 
+  it("names each event's and item's run and the latest run's phase: SSE turn events, views over SSE and a socket, and items pages", async () => {
+    const threadId = await thread();
+    const watched = readEvents(await view(threadId), (events) => events.some((event) => event.type === 'phase' && event.phase === 'awaiting_approval'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const held = await readSse(await client.post('/chat/stream/', { text: 'create a gear', thread: threadId }));
+    const turnId = String(held.at(-1)!.turn_id);
+    const run1 = `${turnId}.r1`;
+    expect(held.every((event) => event.run_id === run1)).toBe(true);
+    const seen = await watched;
+    const turnItems = items(seen).filter((event) => event.turn_id === turnId);
+    expect(turnItems.length).toBeGreaterThan(0);
+    expect(turnItems.every((event) => event.run_id === run1 && (event.item as { runId: string }).runId === run1)).toBe(true);
+    // A phase goes out on a change only: no two in a row alike, ending where the turn waits.
+    const phases = seen.filter((event) => event.type === 'phase').map((event) => event.phase);
+    expect(phases.every((phase, index) => index === 0 || phase !== phases[index - 1])).toBe(true);
+    expect(phases).toEqual(expect.arrayContaining(['running_tool', 'awaiting_approval']));
+    expect(seen.filter((event) => event.type === 'phase').every((event) => event.turn_id === turnId && event.run_id === run1)).toBe(true);
+
+    const ws = await openSocket(`${kit.running.wsUrl}/chat/`, { headers: { ...alice, cookie: client.cookieHeader() } });
+    ws.socket.send(JSON.stringify({ type: 'subscribe', thread: threadId }));
+    const confirm = held.find((event) => event.type === 'confirm_mutation')!;
+    expect(await ws.next('view')).toMatchObject({ phase: 'awaiting_approval', turn: { id: turnId, run_id: run1, status: 'waiting', projection: { outcome: null, ended_at: null, answer_item_ids: [] } }, confirmation: { id: confirm.id, run_id: run1 } });
+    ws.socket.close();
+
+    const page = (await (await client.fetch(`/chat/threads/${threadId}/items/?after=0`)).json()) as { items: { turnId: string; runId: string }[] };
+    expect(page.items.map((item) => item.runId)).toEqual(page.items.map((item) => `${item.turnId}.r1`));
+  });
+
+  it('gives a retried turn its second run in its events, its items (pages that start mid-turn too) and its view', async () => {
+    const failed = await readSse(await client.post('/chat/stream/', { text: 'flaky today', new_thread: true }));
+    expect(failed.at(-1)).toMatchObject({ type: 'error', code: 'provider_unavailable' });
+    const turnId = String(failed.at(-1)!.turn_id);
+    const threadId = String(failed.at(-1)!.thread_id);
+    expect(failed.at(-1)!.run_id).toBe(`${turnId}.r1`);
+    const retried = await readSse(await client.post('/chat/retry/', { turn: turnId }));
+    expect(retried.at(-1)).toMatchObject({ type: 'done' });
+    expect(retried.every((event) => event.run_id === `${turnId}.r2`)).toBe(true);
+    const all = (await (await client.fetch(`/chat/threads/${threadId}/items/?after=0`)).json()) as { items: { ordinal: number; kind: string; runId: string; data: { reason?: string } }[] };
+    const mark = all.items.find((item) => item.kind === 'retry_marker' && item.data.reason === 'retry')!;
+    expect(all.items.map((item) => item.runId)).toEqual(all.items.map((item) => `${turnId}.r${item.ordinal < mark.ordinal ? 1 : 2}`));
+    // A page after the mark still knows its run.
+    const tail = (await (await client.fetch(`/chat/threads/${threadId}/items/?after=${mark.ordinal}`)).json()) as { items: { runId: string }[] };
+    expect(tail.items.length).toBeGreaterThan(0);
+    expect(tail.items.every((item) => item.runId === `${turnId}.r2`)).toBe(true);
+    const resumed = await readEvents(await view(threadId, { 'last-event-id': String(mark.ordinal) }), (events) => events.some((event) => event.type === 'view'));
+    expect(items(resumed).every((event) => event.run_id === `${turnId}.r2`)).toBe(true);
+    expect(resumed.at(-1)).toMatchObject({ type: 'view', phase: 'done', turn: { run_id: `${turnId}.r2`, status: 'completed' } });
+    // The turn's projection: completed, its answer the retry's text, the time between the runs counted as waiting.
+    const answer = all.items.filter((item) => item.kind === 'assistant_text').map((item) => (item as unknown as { id: string }).id);
+    const projection = (resumed.at(-1)!.turn as { projection: Record<string, unknown> }).projection;
+    expect(projection).toMatchObject({ outcome: 'completed', answer_item_ids: answer, ended_at: expect.any(Number) });
+    expect(answer).toHaveLength(1);
+    expect(Number(projection.waiting_ms) + Number(projection.work_ms)).toBe(projection.elapsed_ms);
+  });
+
   it('has no views without following: the route is absent and a subscribe frame answers views_unavailable', async () => {
     const bare = await startServer(kit.engine, {});
     try {

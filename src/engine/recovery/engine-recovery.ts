@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Store, TurnRecord } from '../../store/index.js';
 import type { ChatEvent, EventChannel, HookBus } from '../shared/index.js';
+import { runIdOf, runNumberAt } from '../shared/index.js';
 import { EngineLease } from './lease.js';
 import { replayEvents } from './replay.js';
 import { recoverInterruptedTurns } from './restart.js';
@@ -109,7 +110,7 @@ export async function replayTurn(store: Store, turn: TurnRecord, channel: EventC
   const items = await store.listItems(current.threadId, { turnId: current.id });
   const events = replayEvents(current, items);
   if (current.status === 'accepted' || current.status === 'running') {
-    events.push({ thread_id: current.threadId, turn_id: current.id, type: 'error', code: 'turn_in_progress', message: 'This message is still being answered elsewhere; its answer will be in the thread. Read the thread, or resend the key later.' });
+    events.push({ thread_id: current.threadId, turn_id: current.id, run_id: runIdOf(current.id, runNumberAt(items, Infinity)), type: 'error', code: 'turn_in_progress', message: 'This message is still being answered elsewhere; its answer will be in the thread. Read the thread, or resend the key later.' });
   }
   for (const event of events) {
     const waiting = channel.push(event);

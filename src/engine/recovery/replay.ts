@@ -5,7 +5,7 @@ import type { TurnPlan } from '../../router/index.js';
 import { confirmationRequestOf, draftOf, errorOf, isPlanItem, itemStep, itemText, planItemOf, questionOf, retryReason, textMarks, toolCallOf, toolResultOf } from '../shared/index.js';
 import { questionEvent } from '../thread/index.js';
 import { describeMutation, planEventOf } from '../shared/index.js';
-import { parsedArguments, withoutSuperseded } from '../shared/index.js';
+import { parsedArguments, runIdOf, startsRun, withoutSuperseded } from '../shared/index.js';
 
 /**
  * The events of a turn as its journal tells them (a repeated request key, a reconnecting client):
@@ -14,7 +14,14 @@ import { parsedArguments, withoutSuperseded } from '../shared/index.js';
  */
 export function replayEvents(turn: TurnRecord, journaled: readonly ItemRecord[]): ChatEvent[] {
   const turnItems = withoutSuperseded(journaled);
-  const base = { thread_id: turn.threadId, turn_id: turn.id };
+  // Each item's run, counted over every mark (a superseded run's too).
+  const runs = new Map<string, string>();
+  let run = 1;
+  for (const item of journaled) {
+    if (startsRun(item)) run += 1;
+    runs.set(item.id, runIdOf(turn.id, run));
+  }
+  const latest = { thread_id: turn.threadId, turn_id: turn.id, run_id: runIdOf(turn.id, run) };
   const events: ChatEvent[] = [];
   // Streamed text of a round that never committed its own text (the turn stopped mid-stream): shown as it was.
   const drafts = new Map<number, string>();
@@ -25,6 +32,7 @@ export function replayEvents(turn: TurnRecord, journaled: readonly ItemRecord[])
     else if (item.kind === 'retry_marker' && retryReason(item) === 'provider') drafts.delete(itemStep(item));
   }
   for (const item of turnItems) {
+    const base = { ...latest, run_id: runs.get(item.id) ?? latest.run_id };
     switch (item.kind) {
       case 'user_text': {
         const data = item.data as { queueId?: unknown; steered?: unknown };
@@ -65,6 +73,7 @@ export function replayEvents(turn: TurnRecord, journaled: readonly ItemRecord[])
         break;
     }
   }
+  const base = latest;
   for (const [step, text] of drafts) if (!stepsWithText.has(step) && text !== '') events.push({ ...base, type: 'text_chunk', content: text });
   if (turn.status === 'completed') {
     const usage = { input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens };

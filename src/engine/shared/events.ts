@@ -2,14 +2,17 @@ import type { JsonObject, JsonValue } from '../../core/index.js';
 import type { ValueSource } from '../../answers/index.js';
 import type { TurnPlan } from '../../router/index.js';
 import type { PlanNext } from './journal.js';
+import type { RunPhase } from './run-phase.js';
 
 /**
- * The event vocabulary every caller sees, in order. Every event carries `thread_id` and
- * `turn_id`; clients ignore fields they do not know.
+ * The event vocabulary every caller sees, in order. Every event carries `thread_id`, `turn_id`
+ * and `run_id` (the run of the turn it belongs to, `runIdOf`; empty with an empty `turn_id`, as
+ * for a message queued before its turn); clients ignore fields they do not know.
  */
 interface Base {
   readonly thread_id: string;
   readonly turn_id: string;
+  readonly run_id: string;
 }
 
 export interface ToolCallEvent extends Base {
@@ -76,9 +79,28 @@ export interface ErrorEvent extends Base {
 /** A provider attempt failed and another starts: drop the text shown since the last round began. */
 export interface RetryEvent extends Base {
   readonly type: 'retry';
+  /** This retry's number, from 1, of at most `limit` (`retry.maxAttempts`). */
   readonly attempt: number;
+  readonly limit: number;
+  /** The failure's code (`provider_timeout`, `provider_rate_limited`, …). */
   readonly code: string;
+  /** Why, in words a console shows: `rate limited`, `timed out waiting for the first byte`, … */
+  readonly reason: string;
   readonly delay_ms: number;
+  /** When the next attempt starts: ISO 8601, the engine's clock. */
+  readonly next_at: string;
+  /** A timeout's stage and how long it waited, in milliseconds. */
+  readonly timeout?: TimeoutDetail;
+}
+/** Which clock ran out: before the first event, between two events, or a tool's. */
+export interface TimeoutDetail {
+  readonly stage: 'first_byte' | 'between_events' | 'attempt' | 'tool';
+  readonly elapsed_ms: number;
+}
+/** The run's phase changed (sent on a change only, never repeated). */
+export interface PhaseEvent extends Base {
+  readonly type: 'phase';
+  readonly phase: RunPhase;
 }
 
 /** A message sent while its thread was busy waits in the thread's queue; `position` counts from 1 at the head. */
@@ -155,6 +177,7 @@ export type ChatEvent =
   | DoneEvent
   | ErrorEvent
   | RetryEvent
+  | PhaseEvent
   | QueuedEvent
   | UnqueuedEvent
   | SteerEvent
@@ -184,8 +207,8 @@ export async function collect(events: AsyncIterable<ChatEvent>): Promise<Collect
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** An event as a run emits it: the run stamps its thread and turn. */
-export type RunEvent = DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id'>;
+/** An event as a run emits it: the run stamps its thread, turn and run. */
+export type RunEvent = DistributiveOmit<ChatEvent, 'thread_id' | 'turn_id' | 'run_id'>;
 
 /** Parses a model's argument text for events and hooks; the raw text when it is not JSON. */
 export function parsedArguments(text: string): JsonValue {
@@ -207,7 +230,7 @@ export function describeMutation(tool: string, args: JsonValue): { mutation: str
 }
 
 /** The `plan` event of a plan: its outcome, what follows, language and each step's kind, words, tool and arguments. */
-export function planEventOf(plan: TurnPlan, next: PlanNext, refused?: { readonly tool: string; readonly code: string }): Omit<PlanEvent, 'thread_id' | 'turn_id'> {
+export function planEventOf(plan: TurnPlan, next: PlanNext, refused?: { readonly tool: string; readonly code: string }): Omit<PlanEvent, 'thread_id' | 'turn_id' | 'run_id'> {
   return {
     type: 'plan',
     outcome: plan.outcome,

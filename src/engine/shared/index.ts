@@ -11,3 +11,4 @@ export * from './errors.js';
 export type { RunSink } from './run-sink.js';
 export * from './run-marks.js';
 export { isTimeZone, rfc3339In } from './time-zone.js';
+export * from './run-phase.js';

@@ -22,15 +22,34 @@ export const runMarks = {
   regenerate: (requestKey: string): NewItem => ({ kind: 'retry_marker', data: { reason: 'regenerate', requestKey } }),
 };
 
-function isRunStart(item: ItemRecord): boolean {
+/** The item begins a new run of its turn after the first (a `retry` or a `regenerate` mark). */
+export function startsRun(item: ItemRecord): boolean {
   return item.kind === 'retry_marker' && (retryReason(item) === 'retry' || retryReason(item) === 'regenerate');
+}
+
+/**
+ * A run's id: the turn's id and the run's number, from 1 (`<turn id>.r2` is its first retry or
+ * regenerate). Derived from the marks, so every journal, old ones too, has them without a migration.
+ */
+export function runIdOf(turnId: string, run: number): string {
+  return `${turnId}.r${run}`;
+}
+
+/** The number of the run an item at `ordinal` belongs to (`turnItems`: its turn's items in journal order, superseded ones too). */
+export function runNumberAt(turnItems: readonly ItemRecord[], ordinal: number): number {
+  let run = 1;
+  for (const item of turnItems) {
+    if (item.ordinal > ordinal) break;
+    if (startsRun(item)) run += 1;
+  }
+  return run;
 }
 
 /** The stop asked of the turn's latest run, if any (`turnItems`: the turn's items in journal order). */
 export function stopRequestOf(turnItems: readonly ItemRecord[]): StopRequest | undefined {
   for (let index = turnItems.length - 1; index >= 0; index -= 1) {
     const item = turnItems[index]!;
-    if (isRunStart(item)) return undefined;
+    if (startsRun(item)) return undefined;
     if (item.kind === 'retry_marker' && retryReason(item) === 'stop') {
       const data = item.data as { mode?: unknown; requestedAt?: unknown };
       return { mode: data.mode === 'graceful' ? 'graceful' : 'immediate', requestedAt: typeof data.requestedAt === 'number' ? data.requestedAt : item.createdAt };

@@ -1,5 +1,6 @@
 import type { ItemRecord, NewItem, ThreadRecord, TurnPatch } from '../../store/index.js';
 import type { RunEvent } from './events.js';
+import type { RunPhase } from './run-phase.js';
 
 /**
  * A run as the rooms below the turn see it (a question asked, a steered message joining, text
@@ -11,6 +12,8 @@ export interface RunSink {
   readonly turnId: string;
   readonly items: ItemRecord[];
   emit(event: RunEvent): Promise<void> | undefined;
+  /** The run's phase changed (a `phase` event when it did). */
+  enter(phase: RunPhase): Promise<void> | undefined;
   emitAfterCommit(event: RunEvent): void;
   append(items: readonly NewItem[], patch?: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]>;
   stage(items: readonly NewItem[], patch?: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]>;

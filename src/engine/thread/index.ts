@@ -11,6 +11,10 @@ export { ThreadQueue, queueView, queuedMessageUnavailable } from './thread-queue
 export type { QueuedStart } from './thread-queue.js';
 export { ThreadTails, tailOrdinals } from './thread-tails.js';
 export type { KeptHistory } from './thread-tails.js';
+export { withRunIds } from './run-ids.js';
+export { turnProjection } from './turn-projection.js';
+export type { TurnProjection } from './turn-projection.js';
+export type { RunItem } from './run-ids.js';
 export {
   answeredResult,
   askQuestions,

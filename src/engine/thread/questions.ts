@@ -39,7 +39,7 @@ export function unansweredQuestions(turnItems: readonly ItemRecord[]): QuestionD
 }
 
 /** The `question` event of a question. */
-export function questionEvent(question: QuestionData): Omit<QuestionEvent, 'thread_id' | 'turn_id'> {
+export function questionEvent(question: QuestionData): Omit<QuestionEvent, 'thread_id' | 'turn_id' | 'run_id'> {
   return {
     type: 'question',
     id: question.questionId,
@@ -132,6 +132,8 @@ export async function askQuestions(
     const waiting = run.emit({ type: 'tool_result', id: call.id, name: call.name, result: (result ?? null) as JsonValue });
     if (waiting !== undefined) await waiting;
   }
+  const entered = run.enter('awaiting_answer');
+  if (entered !== undefined) await entered;
   for (const question of asked) {
     const waiting = run.emit(questionEvent(question));
     if (waiting !== undefined) await waiting;

@@ -64,6 +64,8 @@ export interface ThreadDeps {
   /** Stops the thread's active run at once and waits for it (a deleted thread's). */
   readonly stopActive: (threadId: string) => Promise<void>;
   readonly titleLabel: TitleLabel | undefined;
+  /** The engine's clock (a turn still active is projected to now). */
+  readonly clock: () => number;
 }
 
 export function ownerOf(actor: Actor): string {
@@ -126,7 +128,7 @@ export function threadsApi(deps: ThreadDeps): ThreadsApi {
       const fork = await store.forkThread({ threadId: thread.id, throughOrdinal: point.through, fromItemId: point.item.id });
       return point.text === undefined ? { thread: fork } : { thread: fork, text: point.text };
     },
-    state: async ({ actor, threadId }) => threadState(store, await ownedThread(deps, actor, threadId)),
+    state: async ({ actor, threadId }) => threadState(store, await ownedThread(deps, actor, threadId), deps.clock()),
   };
 }
 

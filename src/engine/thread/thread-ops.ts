@@ -3,10 +3,14 @@ import type { JsonValue } from '../../core/index.js';
 import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../../store/index.js';
 import { activeTurnStatuses } from '../../store/index.js';
 import type { TurnPlan } from '../../router/index.js';
-import type { ConfirmMutationEvent, QuestionEvent, StopRequest } from '../shared/index.js';
-import { holdsQueue, stopRequestOf, withoutSuperseded } from '../shared/index.js';
+import type { ConfirmMutationEvent, QuestionEvent, RunPhase, StopRequest } from '../shared/index.js';
+import { RunReader, holdsQueue, runIdOf, runNumberAt, stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
+import { withRunIds } from './run-ids.js';
+import { turnProjection } from './turn-projection.js';
+import type { TurnProjection } from './turn-projection.js';
+import type { RunItem } from './run-ids.js';
 import { planEventOf } from '../shared/index.js';
 import { describeMutation } from '../shared/index.js';
 
@@ -50,7 +54,8 @@ export interface ItemPageRequest {
 }
 
 export interface ItemPageView {
-  readonly items: readonly ItemRecord[];
+  /** Each with its run (`runId`, docs/protocol.md, "Runs"). */
+  readonly items: readonly RunItem[];
   /** The ordinal to page on from, in the same direction (`after` forwards, `before` backwards); null at the thread's end (or start). */
   readonly next: number | null;
 }
@@ -73,6 +78,12 @@ export interface ThreadState {
   readonly thread: ThreadRecord;
   readonly ordinal: number;
   readonly turn: TurnRecord | null;
+  /** The latest turn's current run (`<turn id>.r<n>`); null without a turn. */
+  readonly runId: string | null;
+  /** What that run is doing, as the journal tells it (docs/protocol.md, "Run phase"); null without a turn. */
+  readonly phase: RunPhase | null;
+  /** The latest turn's outcome, times and answer items (docs/protocol.md, "Turn projections"); null without a turn. */
+  readonly projection: TurnProjection | null;
   readonly text: string;
   readonly confirmation: Omit<ConfirmMutationEvent, 'type' | 'thread_id' | 'turn_id'> | null;
   readonly question: Omit<QuestionEvent, 'type' | 'thread_id' | 'turn_id'> | null;
@@ -123,11 +134,11 @@ export async function pageItems(store: Store, thread: ThreadRecord, request: Ite
   }
   if (request.after !== undefined) {
     const page = await store.pageItems(thread.id, { after: request.after, limit, maxBytes: maxPageBytes });
-    return { items: page.items, next: page.more ? page.items[page.items.length - 1]!.ordinal : null };
+    return { items: await withRunIds(store, page.items), next: page.more ? page.items[page.items.length - 1]!.ordinal : null };
   }
   const before = request.before ?? (await store.lastOrdinal(thread.id)) + 1;
   const page = await store.pageItems(thread.id, { before, limit, maxBytes: maxPageBytes });
-  return { items: page.items, next: page.more ? page.items[0]!.ordinal : null };
+  return { items: await withRunIds(store, page.items), next: page.more ? page.items[0]!.ordinal : null };
 }
 
 /** A person's title: trimmed, one line, 1–200 characters. */
@@ -202,20 +213,27 @@ export function generatedTitle(turnItems: readonly ItemRecord[], label?: (tool: 
  * The thread now: its latest turn, read with that turn's items up to the journal's last ordinal.
  * The running round's text is its drafts since the round's last retry, until its own text lands.
  */
-export async function threadState(store: Store, thread: ThreadRecord): Promise<ThreadState> {
+export async function threadState(store: Store, thread: ThreadRecord, now: number): Promise<ThreadState> {
   const ordinal = await store.lastOrdinal(thread.id);
   const turns = await store.listTurns(thread.id);
   const turn = turns[turns.length - 1] ?? null;
-  const items = turn === null ? [] : withoutSuperseded((await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal));
+  const journaled = turn === null ? [] : (await store.listItems(thread.id, { turnId: turn.id })).filter((item) => item.ordinal <= ordinal);
+  const items = withoutSuperseded(journaled);
+  const reader = new RunReader();
+  if (turn !== null) reader.seed(turn.id, turn.status, journaled);
+  const runOf = (item: ItemRecord): string => runIdOf(item.turnId, runNumberAt(journaled, item.ordinal));
   const active = turn !== null && activeTurnStatuses.includes(turn.status);
   const queued = 'listQueued' in store && typeof store.listQueued === 'function' ? await store.listQueued(thread.id) : [];
   return {
     thread,
     ordinal,
     turn,
+    runId: reader.runId,
+    phase: reader.phase,
+    projection: turn === null ? null : turnProjection(turn, journaled, now),
     text: active ? shownText(items) : '',
-    confirmation: turn?.status === 'waiting' ? pendingConfirmation(items) : null,
-    question: pendingQuestion(items),
+    confirmation: turn?.status === 'waiting' ? pendingConfirmation(items, runOf) : null,
+    question: pendingQuestion(items, runOf),
     queue: queued.map((message, index) => ({ id: message.id, text: message.text, position: index + 1, steer: message.steer })),
     stopping: active ? (stopRequestOf(items) ?? null) : null,
     queueHeld: turn !== null && holdsQueue(turn, items),
@@ -237,19 +255,21 @@ function shownText(items: readonly ItemRecord[]): string {
   return text;
 }
 
-function pendingConfirmation(items: readonly ItemRecord[]): ThreadState['confirmation'] {
+function pendingConfirmation(items: readonly ItemRecord[], runOf: (item: ItemRecord) => string): ThreadState['confirmation'] {
   const resolved = new Set(items.filter((item) => item.kind === 'confirmation_resolution').map((item) => confirmationResolutionOf(item).confirmationId));
-  const request = items.filter((item) => item.kind === 'confirmation_request').map(confirmationRequestOf).findLast((candidate) => !resolved.has(candidate.confirmationId));
-  if (request === undefined) return null;
+  const item = items.findLast((candidate) => candidate.kind === 'confirmation_request' && !resolved.has(confirmationRequestOf(candidate).confirmationId));
+  if (item === undefined) return null;
+  const request = confirmationRequestOf(item);
   const { mutation, input } = describeMutation(request.name, request.arguments);
-  return { id: request.confirmationId, mutation, input, expires_at: request.expiresAt, ...(request.message === undefined ? {} : { message: request.message }) };
+  return { id: request.confirmationId, run_id: runOf(item), mutation, input, expires_at: request.expiresAt, ...(request.message === undefined ? {} : { message: request.message }) };
 }
 
-function pendingQuestion(items: readonly ItemRecord[]): ThreadState['question'] {
+function pendingQuestion(items: readonly ItemRecord[], runOf: (item: ItemRecord) => string): ThreadState['question'] {
   const open = unansweredQuestions(items)[0];
   if (open === undefined) return null;
   const { type: _type, ...question } = questionEvent(open);
-  return question;
+  const item = items.find((candidate) => candidate.kind === 'question' && candidate.id === open.questionId);
+  return { ...question, run_id: item === undefined ? '' : runOf(item) };
 }
 
 /** Where a fork from `item` ends: through an answer, or just before a person's message (whose text the fork hands back to send again). */

@@ -4,7 +4,7 @@ import type { BeginTurnResult, QueuedMessage, Store } from '../../store/index.js
 import { activeTurnStatuses } from '../../store/index.js';
 import type { EventChannel } from '../shared/index.js';
 import type { ChatEvent } from '../shared/index.js';
-import { holdsQueue } from '../shared/index.js';
+import { holdsQueue, runIdOf } from '../shared/index.js';
 import type { QueuedView } from './thread-ops.js';
 
 /** Who waits on a queued message: the stream of the `send` that queued it. */
@@ -72,7 +72,7 @@ export class ThreadQueue {
       waiters.push({ channel, canConfirm, settle });
       this.#waiters.set(message.id, waiters);
     });
-    void channel.push({ type: 'queued', queue_id: message.id, position: result.position, text: message.text, thread_id: message.threadId, turn_id: '' });
+    void channel.push({ type: 'queued', queue_id: message.id, position: result.position, text: message.text, thread_id: message.threadId, turn_id: '', run_id: '' });
     if (result.outcome === 'queued') this.#options.changed(message.threadId);
     // The turn that made the thread busy may have ended meanwhile: the head may run at once.
     this.promote(message.threadId);
@@ -134,13 +134,13 @@ export class ThreadQueue {
       this.#options.changed(threadId);
       if (taken.begun.outcome === 'existing') {
         // Its turn was begun before (a resend, or a crash after the acceptance): that turn is the thread's.
-        this.#release(waiters, { type: 'unqueued', queue_id: head.id, reason: 'started', thread_id: threadId, turn_id: taken.begun.turn.id });
+        this.#release(waiters, { type: 'unqueued', queue_id: head.id, reason: 'started', thread_id: threadId, turn_id: taken.begun.turn.id, run_id: runIdOf(taken.begun.turn.id, 1) });
         if (chosen !== undefined) return;
         continue;
       }
       const reader = waiters.find((waiter) => !waiter.channel.detached);
       const channel = reader?.channel ?? this.#detached();
-      for (const waiter of waiters) void waiter.channel.push({ type: 'unqueued', queue_id: head.id, reason: 'started', thread_id: threadId, turn_id: taken.begun.turn.id });
+      for (const waiter of waiters) void waiter.channel.push({ type: 'unqueued', queue_id: head.id, reason: 'started', thread_id: threadId, turn_id: taken.begun.turn.id, run_id: runIdOf(taken.begun.turn.id, 1) });
       // Nobody reads here (a plain request that went, or another process): a write still waits for a person.
       const canConfirm = reader === undefined ? true : reader.canConfirm;
       const running = this.#options.run({ message: taken.message, begun: taken.begun, channel, canConfirm }).finally(() => {
@@ -177,14 +177,14 @@ export class ThreadQueue {
   left(message: QueuedMessage, reason: 'removed', turnId = ''): void {
     const waiters = this.#waiters.get(message.id) ?? [];
     this.#waiters.delete(message.id);
-    this.#release(waiters, { type: 'unqueued', queue_id: message.id, reason, thread_id: message.threadId, turn_id: turnId });
+    this.#release(waiters, { type: 'unqueued', queue_id: message.id, reason, thread_id: message.threadId, turn_id: turnId, run_id: '' });
   }
 
   /** The engine closes: streams waiting on queued messages end (the messages stay queued, and run once an engine runs their thread). */
   close(): void {
     this.#closed = true;
     for (const [id, waiters] of this.#waiters) {
-      this.#release(waiters, { type: 'error', code: 'engine_closed', message: 'The server stopped before your queued message ran; it stays queued and runs once the conversation is free again.', thread_id: '', turn_id: '' });
+      this.#release(waiters, { type: 'error', code: 'engine_closed', message: 'The server stopped before your queued message ran; it stays queued and runs once the conversation is free again.', thread_id: '', turn_id: '', run_id: '' });
       this.#waiters.delete(id);
     }
   }

@@ -71,7 +71,8 @@ export async function send(host: TurnHost, request: SendRequest, channel: EventC
       ? await beginInOwnedThread(host, owner, request.threadId, request, userData)
       : await host.parts.store.beginTurn({ owner, newThreadTitle: title, newThread: request.newThread === true, requestKey: request.requestKey, input: request.text, ...userData, lease: host.lease() });
   const thread = begun.thread;
-  const base = { thread_id: thread.id, turn_id: begun.turn.id };
+  // Refusals of the message: no run of that turn sent them.
+  const base = { thread_id: thread.id, turn_id: begun.turn.id, run_id: '' };
   if (begun.outcome === 'busy' && (page.snapshot !== undefined || page.supplemental !== undefined)) {
     void channel.push({ ...base, type: 'error', code: 'context_not_queued', message: 'This conversation is still answering a message, and a message with page context cannot wait in its queue. Send it once the answer ends (or stop it first).' });
     return;

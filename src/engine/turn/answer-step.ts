@@ -1,5 +1,6 @@
 import { buildRoundMessages } from './context-step.js';
 import { newItems } from '../shared/index.js';
+import { noteRetry } from './retry-notice.js';
 import { runProviderRound } from './provider-round.js';
 import type { TurnRun } from './turn-run.js';
 import type { JsonValue } from '../../core/index.js';
@@ -30,11 +31,10 @@ export async function modelAnswer(run: TurnRun): Promise<void> {
     signal: run.signal,
     clock: run.parts.clock,
     random: run.parts.random,
+    onAttempt: () => run.enter('calling_model'),
     onText: (content) => run.emit({ type: 'text_chunk', content }),
-    onRetry: async ({ attempt, code, delayMs }) => {
-      await run.append([newItems.retryMarker({ reason: 'provider', attempt, code, step: run.counters.rounds })]);
-      const waiting = run.emit({ type: 'retry', attempt, code, delay_ms: delayMs });
-      if (waiting !== undefined) await waiting;
+    onRetry: async (info) => {
+      await noteRetry(run, info);
     },
   }).finally(() => {
     run.latency.model += performance.now() - started;

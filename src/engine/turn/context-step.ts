@@ -197,6 +197,8 @@ async function compact(run: TurnRun, currentEstimate: number, force: boolean): P
   let prefixRaw = 0;
   for (const item of prefix) prefixRaw += tokens.item(item);
   if (!force && prefixRaw < currentEstimate * minimumSavings) return false;
+  const entered = run.enter('compacting');
+  if (entered !== undefined) await entered;
   const text = await summarize(run, window.summary, prefix);
   if (text === undefined) {
     run.window = { ...window, failedCompaction: true };

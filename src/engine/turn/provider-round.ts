@@ -1,8 +1,9 @@
 import { abortableSleep, guardStream } from '../../providers/index.js';
-import type { ChatMessage, FinishReason, Provider, ToolCallPart, ToolDefinition } from '../../providers/index.js';
+import type { ChatMessage, FinishReason, Provider, ProviderError, ToolCallPart, ToolDefinition } from '../../providers/index.js';
 import type { Completion } from './decide.js';
 import { freshRetryState, retryDecision } from './retry-policy.js';
 import type { EngineSettings } from '../settings.js';
+import type { RetryInfo } from './retry-notice.js';
 
 export interface RoundOptions {
   readonly provider: Provider;
@@ -18,8 +19,10 @@ export interface RoundOptions {
   readonly streamController?: () => AbortController;
   /** This request's output budget, computed for it (`outputBudget`); absent: the `maxOutputTokens` setting. */
   readonly maxOutputTokens?: number | undefined;
+  /** An attempt starts (the first, and each retry once its delay passed). */
+  readonly onAttempt?: () => Promise<void> | undefined;
   /** A failed attempt is about to be retried: the text shown for it must be dropped. */
-  readonly onRetry?: (info: { readonly attempt: number; readonly code: string; readonly delayMs: number }) => Promise<void> | undefined;
+  readonly onRetry?: (info: RetryInfo) => Promise<void> | undefined;
 }
 
 /**
@@ -32,14 +35,16 @@ export async function runProviderRound(options: RoundOptions): Promise<Completio
   let state = freshRetryState;
   for (;;) {
     try {
+      const starting = options.onAttempt?.();
+      if (starting !== undefined) await starting;
       return await attempt(options);
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       const decision = retryDecision(error, state, options.clock(), options.settings.retry, options.random);
       if (!decision.retry) throw error;
       state = decision.state;
-      const code = (error as { code: string }).code;
-      const waiting = options.onRetry?.({ attempt: state.attempts, code, delayMs: decision.delayMs });
+      const { code, timeout } = error as ProviderError;
+      const waiting = options.onRetry?.({ attempt: state.attempts, limit: options.settings.retry.maxAttempts, code, delayMs: decision.delayMs, timeout });
       if (waiting !== undefined) await waiting;
       await abortableSleep(decision.delayMs, options.signal);
     }

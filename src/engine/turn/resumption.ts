@@ -93,6 +93,7 @@ export async function confirm(host: TurnHost, request: ConfirmRequest, channel: 
       message: 'There is no pending confirmation with that id for you, or it was already answered. Refresh the conversation.',
       thread_id: threadId,
       turn_id: turnId,
+      run_id: '',
     });
   };
   const owner = actorKey(request.actor);

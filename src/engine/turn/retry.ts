@@ -70,7 +70,7 @@ export async function retry(host: TurnHost, request: RetryRequest, channel: Even
   if (found === undefined || found.owner !== owner) throw new PlumbError('turn_not_found', `No turn '${request.turnId}' of yours exists.`);
   const thread = await host.parts.store.getThread(found.threadId);
   if (thread === undefined) throw new PlumbError('turn_not_found', `No turn '${request.turnId}' of yours exists.`);
-  const base = { thread_id: found.threadId, turn_id: found.id };
+  const base = { thread_id: found.threadId, turn_id: found.id, run_id: '' };
   const turnItems = await host.parts.store.listItems(found.threadId, { turnId: found.id });
   if (turnItems.some((item) => item.kind === 'retry_marker' && (retryReason(item) === 'retry' || retryReason(item) === 'regenerate') && (item.data as { requestKey?: unknown }).requestKey === request.requestKey)) {
     for (const event of replayEvents(found, turnItems)) {
@@ -94,8 +94,9 @@ export async function retry(host: TurnHost, request: RetryRequest, channel: Even
   }
   const items = [...(await host.parts.store.listItems(thread.id))];
   const run = new TurnRun({ parts: host.parts, actor: request.actor, thread, turn, channel, items, counters: emptyCounters });
+  // The mark begins the new run before its first event (a `queued` phase while it waits for a slot).
+  await run.append([newItems.retryMarker({ reason: 'retry', requestKey: request.requestKey })]);
   await host.runner.run(run, async () => {
-    await run.append([newItems.retryMarker({ reason: 'retry', requestKey: request.requestKey })]);
     run.counters = replayCounters(run.turnItems());
     await finishDanglingReads(host, run);
   });
@@ -109,7 +110,7 @@ export async function retry(host: TurnHost, request: RetryRequest, channel: Even
  */
 async function regenerate(host: TurnHost, request: RetryRequest, found: { readonly thread: ThreadRecord; readonly turn: TurnRecord; readonly latest: TurnRecord | undefined }, channel: EventChannel<ChatEvent>): Promise<void> {
   const { store } = host.parts;
-  const base = { thread_id: found.thread.id, turn_id: found.turn.id };
+  const base = { thread_id: found.thread.id, turn_id: found.turn.id, run_id: '' };
   const refused = regenerateRefusal(found.turn, found.latest);
   if (refused !== undefined) {
     void channel.push({ ...base, type: 'error', code: 'not_regenerable', reason: refused.reason, message: refused.message });

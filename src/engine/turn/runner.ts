@@ -88,7 +88,7 @@ export class TurnRunner {
         const code = error instanceof PlumbError ? error.code : 'chat_error';
         const message = error instanceof PlumbError ? error.message : 'Something went wrong on the server. The failure was reported.';
         if (!(error instanceof PlumbError)) this.#options.parts.hooks.emit('error', { error, code, source: 'turn' });
-        void channel.push({ type: 'error', code, message, thread_id: '', turn_id: '' });
+        void channel.push({ type: 'error', code, message, thread_id: '', turn_id: '', run_id: '' });
       } finally {
         signal?.removeEventListener('abort', onAbort);
         channel.close();
@@ -107,10 +107,15 @@ export class TurnRunner {
     this.active.set(run.thread.id, { run, settled });
     let slot = false;
     try {
-      await this.#slots.acquire(run.signal);
+      const waiting = this.#slots.acquire(run.signal);
+      if (waiting !== undefined) {
+        void run.enter('queued');
+        await waiting;
+      }
       slot = true;
       run.waitingForSlot = false;
       run.startDeadline();
+      void run.enter('reading');
       await before(run);
       await driveTurn(run);
       if (run.ended?.status === 'completed' && run.thread.titleSource === null) await this.#options.titled(run);

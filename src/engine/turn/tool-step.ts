@@ -59,6 +59,8 @@ export async function runToolStep(run: TurnRun, completion: Completion, plan: To
     return { next: 'stopped' };
   }
 
+  const entered = run.enter('running_tool');
+  if (entered !== undefined) await entered;
   const whole = await Promise.all(plan.calls.map(async (planned) => (planned.disposition === 'execute' ? checkedExecute(run, planned.call, planned.effect) : undefined)));
   // A result over maxResultBytes: the model and the client get its first part and a handle, the journal keeps it whole.
   const cuts = whole.map((result, index) => (result === undefined ? undefined : cutResult(run, result as JsonValue, step, index)));
@@ -218,6 +220,8 @@ export async function hold(run: TurnRun, call: ToolCallPart, result: unknown, un
   const request = { confirmationId: result.confirmation_id, callId: call.id, name: call.name, arguments: result.arguments, expiresAt: result.expires_at };
   await run.append([...uncommitted, newItems.confirmationRequest(message === undefined ? request : { ...request, message })], { status: 'waiting' });
   run.parts.scheduleExpiry(result.confirmation_id, expiresAt);
+  const entered = run.enter('awaiting_approval');
+  if (entered !== undefined) await entered;
   const { mutation, input } = describeMutation(call.name, result.arguments);
   const event = { type: 'confirm_mutation' as const, id: result.confirmation_id, mutation, input, expires_at: result.expires_at };
   const waiting = run.emit(message === undefined ? event : { ...event, message });

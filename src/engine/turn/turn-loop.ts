@@ -7,6 +7,7 @@ import type { Completion } from './decide.js';
 import { newItems, textMarks } from '../shared/index.js';
 import { runProviderRound } from './provider-round.js';
 import { runToolStep } from './tool-step.js';
+import { noteRetry } from './retry-notice.js';
 import { TextDrafts } from '../recovery/index.js';
 import { successfulCalls } from './turn-state.js';
 import type { TurnRun } from './turn-run.js';
@@ -183,18 +184,19 @@ async function modelRound(run: TurnRun, request: RoundRequest): Promise<Completi
     streamController(): AbortController {
       return run.streamController();
     },
+    onAttempt(): Promise<void> | undefined {
+      return run.enter('calling_model');
+    },
     onText(content): Promise<void> | undefined {
       if (!buffer) return drafts.chunk(content);
       (run.textBuffer ??= []).push(content);
       return undefined;
     },
-    async onRetry({ attempt, code, delayMs }): Promise<void> {
+    async onRetry(info): Promise<void> {
       run.textBuffer = undefined;
       await drafts.settled();
       drafts.discard();
-      await run.append([newItems.retryMarker({ reason: 'provider', attempt, code, step: run.counters.rounds })]);
-      const waiting = run.emit({ type: 'retry', attempt, code, delay_ms: delayMs });
-      if (waiting !== undefined) await waiting;
+      await noteRetry(run, info);
     },
   }).finally(() => {
     run.latency.model += performance.now() - started;
@@ -227,6 +229,6 @@ async function settleFailure(run: TurnRun, error: unknown): Promise<void> {
   } catch (secondary) {
     // The store itself failed: nothing more can be journaled; tell the reader and the error hook.
     run.parts.hooks.emit('error', { error: secondary, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'turn' });
-    void run.channel.push({ type: 'error', code: 'chat_error', message: 'The turn could not be recorded.', thread_id: run.thread.id, turn_id: run.turnId });
+    void run.channel.push({ type: 'error', code: 'chat_error', message: 'The turn could not be recorded.', thread_id: run.thread.id, turn_id: run.turnId, run_id: run.runId });
   }
 }

@@ -2,8 +2,8 @@ import { PlumbError } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { ChatMessage } from '../../providers/index.js';
 import type { ItemRecord, NewItem, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../../store/index.js';
-import { newItems, retryReason, runMarks, withoutStoredResult, withoutSuperseded } from '../shared/index.js';
-import type { ChatEvent, DoneEvent, EventChannel, RunEvent, StopMode } from '../shared/index.js';
+import { newItems, retryReason, runIdOf, runMarks, runNumberAt, startsRun, withoutStoredResult, withoutSuperseded } from '../shared/index.js';
+import type { ChatEvent, DoneEvent, EventChannel, RunEvent, RunPhase, StopMode } from '../shared/index.js';
 import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
 import type { KeptHistory } from '../thread/index.js';
 import type { PageContext } from '../context/index.js';
@@ -100,6 +100,8 @@ export class TurnRun {
   /** The run passed `turnDeadlineSeconds`: it stops as a cancel would, and ends `deadline_exceeded`. */
   timedOut = false;
   #streamController: AbortController | undefined;
+  #run: number;
+  phase: RunPhase | undefined;
 
   constructor(init: {
     parts: EngineParts;
@@ -124,6 +126,8 @@ export class TurnRun {
     this.channel = init.channel;
     // A regenerated turn's runs hold confirmations for every write, and never see the superseded run.
     this.regenerating = init.items.some((item) => item.turnId === init.turn.id && item.kind === 'retry_marker' && retryReason(item) === 'regenerate');
+    // Counted before the superseded items are dropped: their marks began runs too.
+    this.#run = runNumberAt(init.items.filter((item) => item.turnId === init.turn.id), Infinity);
     this.#items = withoutSuperseded(init.items);
     this.counters = init.counters;
     this.usage = init.turn.usage;
@@ -157,9 +161,10 @@ export class TurnRun {
    * per event was a measurable share of a turn).
    */
   emit(event: RunEvent): Promise<void> | undefined {
-    const stamped = event as { thread_id?: string; turn_id?: string };
+    const stamped = event as { thread_id?: string; turn_id?: string; run_id?: string };
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
+    stamped.run_id = this.runId;
     if (this.#dropping) return undefined;
     // Behind a staged step, or behind text waiting for the next commit: in order, after it.
     if (this.#staged !== undefined || this.#held.length > 0) {
@@ -174,10 +179,23 @@ export class TurnRun {
    * write: a final answer's last chunks); later events wait behind it.
    */
   emitAfterCommit(event: RunEvent): void {
-    const stamped = event as { thread_id?: string; turn_id?: string };
+    const stamped = event as { thread_id?: string; turn_id?: string; run_id?: string };
     stamped.thread_id = this.thread.id;
     stamped.turn_id = this.turnId;
+    stamped.run_id = this.runId;
     if (!this.#dropping) this.#held.push(stamped as ChatEvent);
+  }
+
+  /** This run's id (`runIdOf`): a `retry` or `regenerate` mark the run writes begins the next. */
+  get runId(): string {
+    return runIdOf(this.turnId, this.#run);
+  }
+
+  /** What the run is doing now; with `phaseEvents`, a change is sent as a `phase` event (a phase entered again is not). */
+  enter(phase: RunPhase): Promise<void> | undefined {
+    if (this.phase === phase) return undefined;
+    this.phase = phase;
+    return this.parts.settings.phaseEvents ? this.emit({ type: 'phase', phase }) : undefined;
   }
 
   /** Sends the events held behind staged steps, in order: every staged step is committed. */
@@ -250,7 +268,10 @@ export class TurnRun {
     const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
     const records = await write(hasUsage ? { ...patch, addUsage: usage } : patch);
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
-    for (const record of records) this.items.push(withoutStoredResult(record));
+    for (const record of records) {
+      if (startsRun(record)) this.#run += 1;
+      this.items.push(withoutStoredResult(record));
+    }
     return records;
   }
 
@@ -323,6 +344,7 @@ export class TurnRun {
     // A turn still waiting for its slot has nothing running to let finish.
     const mode = this.waitingForSlot ? 'immediate' : requested;
     if (mode === 'immediate' || this.cancelMode === undefined) this.cancelMode = mode;
+    if (this.ended === undefined) void this.enter('stopping');
     if (mode === 'immediate') {
       this.writesCutOff = this.runningWrites;
       this.controller.abort(new Error('The turn was cancelled.'));
@@ -391,6 +413,7 @@ export class TurnRun {
   async fail(code: string, message: string, extra: { retryAfterSeconds?: number; error?: unknown; items?: readonly NewItem[] } = {}): Promise<void> {
     await this.#commit([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
     this.ended = { status: 'failed', code };
+    void this.enter('done');
     this.parts.hooks.emit('error', { error: extra.error ?? new Error(message), code, threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
     const waiting = this.emit(
       extra.retryAfterSeconds === undefined ? { type: 'error', code, message } : { type: 'error', code, message, retry_after_seconds: extra.retryAfterSeconds },
@@ -434,6 +457,7 @@ export class TurnRun {
     const message = code === 'cancelled' ? 'The turn was cancelled.' : 'The turn was cancelled while a change was running; whether it took effect is unknown.';
     await this.#commit([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
     this.ended = { status: 'cancelled', code };
+    void this.enter('done');
     const waiting = this.emit({ type: 'error', code: 'cancelled', message });
     if (waiting !== undefined) await waiting;
   }
@@ -442,6 +466,7 @@ export class TurnRun {
   async done(items: readonly NewItem[], extra: Pick<DoneEvent, 'coverage' | 'clarification' | 'truncated'> = {}): Promise<void> {
     await this.append(items, { status: 'completed', failureCode: null, failureMessage: null });
     this.ended = { status: 'completed', code: null };
+    void this.enter('done');
     const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens }, ...extra });
     if (waiting !== undefined) await waiting;
   }
