@@ -3,7 +3,7 @@ import type { JsonValue } from '../../core/index.js';
 import { checkFence, checkItem, checkStatus, notFound } from '../records.js';
 import { toItem } from '../rows.js';
 import type { TurnRow } from '../rows.js';
-import type { ItemRecord, ListItemsOptions, NewItem, TurnPatch, WriteFence } from '../types.js';
+import type { ItemRecord, ListItemsOptions, NewItem, StepPatch, WriteFence } from '../types.js';
 import { allRows } from './journal.js';
 import type { PostgresJournal } from './journal.js';
 import { sqlState, uniqueViolation } from './sql.js';
@@ -12,7 +12,7 @@ import { patchValues } from './turns.js';
 
 /** The PostgreSQL store's items: appends to a turn (fenced, with its patch) and reads of a thread's journal. */
 
-export async function appendItems(j: PostgresJournal, turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence: WriteFence | undefined): Promise<readonly ItemRecord[]> {
+export async function appendItems(j: PostgresJournal, turnId: string, items: readonly NewItem[], turnPatch: StepPatch | undefined, fence: WriteFence | undefined): Promise<readonly ItemRecord[]> {
   if (fence === undefined) return append(j, j.sql.query, turnId, items, turnPatch);
   // The thread's lock first (the order recovery takes it in), then the turn as it is now: a
   // recovery either committed before (the fence sees it) or waits for this write.
@@ -25,8 +25,8 @@ export async function appendItems(j: PostgresJournal, turnId: string, items: rea
   });
 }
 
-/** The items after the thread's last, and the turn's patch with them, in one statement on `query`. */
-export async function append(j: PostgresJournal, query: SqlQuery, turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined): Promise<ItemRecord[]> {
+/** The items after the thread's last, and the turn's patch (and its thread's) with them, in one statement on `query`. */
+export async function append(j: PostgresJournal, query: SqlQuery, turnId: string, items: readonly NewItem[], turnPatch: StepPatch | undefined): Promise<ItemRecord[]> {
   const texts = items.map(checkItem);
   if (turnPatch?.status !== undefined) checkStatus(turnPatch.status);
   const ids = new Array<string>(items.length);
@@ -39,12 +39,13 @@ export async function append(j: PostgresJournal, query: SqlQuery, turnId: string
   }
   const now = j.clock();
   const kinds = items.map((item) => item.kind);
+  const thread = [turnPatch?.thread?.routerSession ?? null, turnPatch?.thread?.generatedTitle ?? null];
   let rows;
   try {
     ({ rows } =
       turnPatch === undefined
-        ? await query(j.t.append, [turnId, items.length, now, ids, kinds, texts])
-        : await query(j.t.appendAndPatch, [turnId, items.length, now, ids, kinds, texts, ...patchValues(turnPatch)]));
+        ? await query(j.t.append, [turnId, items.length, now, ids, kinds, texts, ...thread])
+        : await query(j.t.appendAndPatch, [turnId, items.length, now, ids, kinds, texts, ...patchValues(turnPatch), ...thread]));
   } catch (error) {
     if (sqlState(error) === uniqueViolation) throw new PlumbError('store_invalid_record', `Could not append to turn '${turnId}': an item id is already used in its thread.`, { cause: error });
     throw error;

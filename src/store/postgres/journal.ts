@@ -49,9 +49,15 @@ function statements(prefix: string) {
       input_tokens = input_tokens + $${n + 5}::bigint, output_tokens = output_tokens + $${n + 6}::bigint,
       lease_id = case when $${n + 7}::boolean then $${n + 8}::text else lease_id end,
       updated_at = $${now}::bigint`;
-  // $1 turn, $2 item count, $3 now, $4–$6 ids, kinds, data. The thread's row lock orders appends.
-  const appendWith = (patchCte: string): string => `with t as (select thread_id from ${turns} where id = $1),
-    o as (update ${threads} set next_ordinal = next_ordinal + $2::bigint from t where ${threads}.id = t.thread_id
+  // $1 turn, $2 item count, $3 now, $4–$6 ids, kinds, data; `$s`, `$s + 1` the step's router session and
+  // generated title, or null (`StepThreadPatch`: the same row's update, so no statement more). The thread's row lock orders appends.
+  const appendWith = (patchCte: string, s: number): string => `with t as (select thread_id from ${turns} where id = $1),
+    o as (update ${threads} set next_ordinal = next_ordinal + $2::bigint,
+        router_session = coalesce($${s}::text, router_session),
+        updated_at = case when $${s}::text is null then ${threads}.updated_at else $3::bigint end,
+        title = case when $${s + 1}::text is not null and title_source is null then $${s + 1}::text else title end,
+        title_source = case when $${s + 1}::text is not null and title_source is null then 'generated' else title_source end
+      from t where ${threads}.id = t.thread_id
       returning ${threads}.id as thread_id, ${threads}.next_ordinal - $2::bigint as first),
     ins as (insert into ${items} (thread_id, ordinal, id, turn_id, kind, data, created_at)
       select o.thread_id, o.first + x.n, x.id, $1, x.kind, x.data, $3::bigint
@@ -108,9 +114,9 @@ function statements(prefix: string) {
     turnsWithActiveStatus: `select * from ${turns} where status = $1 and ended_at is null order by created_at, id`,
     turnsWithStatus: `select * from ${turns} where status = $1 order by created_at, id`,
     updateTurn: `update ${turns} set ${patch(2, 11)} where id = $1 and ($12::text[] is null or status = any($12::text[])) returning *`,
-    append: appendWith(''),
+    append: appendWith('', 7),
     appendAndPatch: appendWith(`,
-    p as (update ${turns} set ${patch(7, 3)} where id = $1 and exists (select 1 from o))`),
+    p as (update ${turns} set ${patch(7, 3)} where id = $1 and exists (select 1 from o))`, 16),
     threadItems: `select * from ${items} where thread_id = $1 and ordinal > $2 order by ordinal`,
     turnItems: `select * from ${items} where thread_id = $1 and ordinal > $2 and turn_id = $3 order by ordinal`,
     insertConfirmation: `insert into ${confirmations} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at)
