@@ -5,8 +5,8 @@ import type { ChatApp, DispatchInstrument, Tool, ToolSettings, ToolSettingsInput
 import type { PlannedRunner } from '../planned/index.js';
 import { HookBus, collect } from './shared/index.js';
 import type { ChatEvent, Collected, EngineHooks, HookListener, HookName, Logger } from './shared/index.js';
-import { ThreadQueue, ThreadTails, queueApi, tailOrdinals, threadsApi, titleAfterTurn } from './thread/index.js';
-import type { QueueApi, ThreadsApi, TitleLabel } from './thread/index.js';
+import { ThreadQueue, ThreadTails, queueApi, tailOrdinals, threadsApi } from './thread/index.js';
+import type { QueueApi, ThreadsApi } from './thread/index.js';
 import { EngineRecovery } from './recovery/index.js';
 import { ConfirmationExpiry, TurnRunner, answer, buildParts, cancel, confirm, retry, runQueued, send } from './turn/index.js';
 import type { AnswerRenderer, AnswerRequest, CancelRequest, ConfirmRequest, EngineParts, EngineReader, RetryRequest, SendRequest, TurnHost } from './turn/index.js';
@@ -117,19 +117,11 @@ class PlumbEngine implements Engine {
       scheduleExpiry: (confirmationId, expiresAt) => this.#expiry.schedule(confirmationId, expiresAt),
       lease: () => this.#recovery.lease.id,
     });
-    const label = titleLabel(this.#parts.routing?.reader);
     this.#runner = new TurnRunner({
       parts: this.#parts,
       // Without a queue (maxQueuedMessages 0) a turn's end reads none; one left from before runs when an engine starts.
       promote: (threadId) => {
         if (this.settings.maxQueuedMessages > 0) this.#queue.promote(threadId);
-      },
-      titled: async (run) => {
-        try {
-          await titleAfterTurn(this.#store, run.thread.id, run.turnItems(), label);
-        } catch (error) {
-          this.#hooks.emit('error', { error, code: 'chat_error', threadId: run.thread.id, turnId: run.turnId, source: 'turn' });
-        }
       },
     });
     this.#recovery = new EngineRecovery({
@@ -169,7 +161,7 @@ class PlumbEngine implements Engine {
       hooks: this.#hooks,
       usable: () => this.#usable(),
       stopActive: (threadId: string) => this.#runner.stopActive(threadId),
-      titleLabel: label,
+      titleLabel: this.#parts.titleLabel,
       clock,
     };
     this.queue = queueApi(threadDeps);
@@ -248,10 +240,4 @@ class PlumbEngine implements Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-/** The router's name for a tool's rows ("parts"), for generated titles. */
-function titleLabel(reader: EngineReader | undefined): TitleLabel | undefined {
-  if (reader?.label === undefined) return undefined;
-  return (tool, language) => reader.label!(tool, language as Parameters<NonNullable<EngineReader['label']>>[1], 2);
 }

@@ -23,6 +23,8 @@ export type {
   BeginTurnResult,
   ClaimResult,
   TurnPatch,
+  StepPatch,
+  StepThreadPatch,
   ThreadPatch,
   ListItemsOptions,
   RetentionOptions,

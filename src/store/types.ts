@@ -233,6 +233,25 @@ export interface TurnPatch {
   readonly lease?: string | null;
 }
 
+/**
+ * What a turn's step changes on its thread, written in the step's own transaction
+ * (`appendItems`, `stageItems`): one commit for the step and its thread's change.
+ */
+export interface StepThreadPatch {
+  /** The router session the step leaves; moves the thread's `updatedAt`, as `updateThread` does. */
+  readonly routerSession?: string;
+  /**
+   * A generated title, set (source `generated`) only while the thread has no title source:
+   * `setThreadTitle(id, title, 'generated', { onlyIf: [null] })`, never over a person's. `updatedAt` stays.
+   */
+  readonly generatedTitle?: string;
+}
+
+/** A turn's patch written with a step's items, and optionally the step's change to its thread. */
+export interface StepPatch extends TurnPatch {
+  readonly thread?: StepThreadPatch;
+}
+
 export interface ThreadPatch {
   readonly title?: string | null;
   readonly summary?: string | null;
@@ -401,9 +420,10 @@ export interface Store {
 
   /**
    * Appends items to the turn's thread in one transaction, with consecutive ordinals, and
-   * optionally patches the turn in the same transaction. On any failure nothing is written.
+   * optionally patches the turn (and, with `turnPatch.thread`, its thread) in the same transaction.
+   * On any failure nothing is written.
    */
-  appendItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<readonly ItemRecord[]>;
+  appendItems(turnId: string, items: readonly NewItem[], turnPatch?: StepPatch, fence?: WriteFence): Promise<readonly ItemRecord[]>;
   /**
    * Like `appendItems`, but may return before the write is durable: the records come back once
    * the write is applied, and `committed` settles when it is committed. A store that groups
@@ -412,7 +432,7 @@ export interface Store {
    * and the caller must not go on as if they were kept. Other stores commit at once. For steps
    * that are safe to run again (read tools), whose events wait for `committed`.
    */
-  stageItems(turnId: string, items: readonly NewItem[], turnPatch?: TurnPatch, fence?: WriteFence): Promise<StagedItems>;
+  stageItems(turnId: string, items: readonly NewItem[], turnPatch?: StepPatch, fence?: WriteFence): Promise<StagedItems>;
   listItems(threadId: string, options?: ListItemsOptions): Promise<readonly ItemRecord[]>;
   /** A bounded page of the thread's items (`ItemPageOptions`); an unknown thread has none. */
   pageItems(threadId: string, options: ItemPageOptions): Promise<ItemPage>;

@@ -81,7 +81,10 @@ export interface DraftData {
 
 type Data = Readonly<Record<string, JsonValue>>;
 
-function record(item: ItemRecord): Data {
+/** What a reader of an item's kind and data needs: a stored record, or an item about to be appended. */
+export type ItemContent = Pick<ItemRecord, 'kind' | 'data'>;
+
+function record(item: ItemContent): Data {
   return item.data !== null && typeof item.data === 'object' && !Array.isArray(item.data) ? (item.data as Data) : {};
 }
 function text(value: JsonValue | undefined): string {
@@ -91,7 +94,7 @@ function num(value: JsonValue | undefined): number {
   return typeof value === 'number' ? value : 0;
 }
 
-export function itemText(item: ItemRecord): string {
+export function itemText(item: ItemContent): string {
   return text(record(item).text);
 }
 export function itemStep(item: ItemRecord): number {
@@ -139,7 +142,7 @@ export function withoutStoredResult(item: ItemRecord): ItemRecord {
 }
 
 /** How an answer's text ended: cut at the length limit (`truncated`), and whether it continues the text before it. */
-export function textMarks(item: ItemRecord): { readonly truncated: boolean; readonly continuation: boolean } {
+export function textMarks(item: ItemContent): { readonly truncated: boolean; readonly continuation: boolean } {
   const d = record(item);
   return { truncated: d.truncated === true, continuation: d.continuation === true };
 }
@@ -162,7 +165,7 @@ export function errorOf(item: ItemRecord): { readonly code: string; readonly mes
   const d = record(item);
   return { code: text(d.code), message: text(d.message) };
 }
-export function retryReason(item: ItemRecord): string {
+export function retryReason(item: ItemContent): string {
   return text(record(item).reason);
 }
 
@@ -212,10 +215,10 @@ export type PlanNext = 'run' | 'ask' | 'declined' | 'rephrase' | 'refuse' | 'mod
  */
 const planKind: ItemKind = (itemKinds as readonly string[]).includes('plan') ? ('plan' as ItemKind) : 'retry_marker';
 
-export function isPlanItem(item: ItemRecord): boolean {
+export function isPlanItem(item: ItemContent): boolean {
   return (item.kind as string) === 'plan' || (item.kind === 'retry_marker' && retryReason(item) === 'plan');
 }
-export function planItemOf(item: ItemRecord): PlanItemData {
+export function planItemOf(item: ItemContent): PlanItemData {
   const d = record(item);
   return { plan: d.plan ?? null, next: (text(d.next) || 'run') as PlanNext };
 }

@@ -3,7 +3,7 @@
  * its queue of messages sent while a turn runs, the recent tails the engine keeps, and the
  * questions its turns put to the person. It knows no run: the turn room runs what it starts.
  */
-export { ownedThread, ownerOf, queueApi, threadNotFound, threadsApi, titleAfterTurn } from './thread-api.js';
+export { ownedThread, ownerOf, queueApi, threadNotFound, threadsApi } from './thread-api.js';
 export type { QueueApi, QueueChange, ThreadDeps, ThreadView, ThreadsApi, TitleLabel } from './thread-api.js';
 export { maxPageItems, maxPageBytes, generatedTitle } from './thread-ops.js';
 export type { ItemPageRequest, ItemPageView, QueuedView, ThreadPageRequest, ThreadPageView, ThreadState } from './thread-ops.js';

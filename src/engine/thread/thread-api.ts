@@ -167,13 +167,3 @@ export function queueApi(deps: ThreadDeps): QueueApi {
     },
   };
 }
-
-/**
- * A title from the thread's first completed turn, without a model; never over a person's. Called
- * after the turn's `done`, before the run lets the thread go, so that a client reading the thread
- * after the turn sees it.
- */
-export async function titleAfterTurn(store: Store, threadId: string, turnItems: readonly ItemRecord[], label: TitleLabel | undefined): Promise<void> {
-  const title = generatedTitle(turnItems, label);
-  if (title !== undefined) await store.setThreadTitle(threadId, title, 'generated', { onlyIf: [null] });
-}

@@ -3,7 +3,7 @@ import type { JsonValue } from '../../core/index.js';
 import type { ItemRecord, Store, ThreadCursor, ThreadRecord, TurnRecord } from '../../store/index.js';
 import { activeTurnStatuses } from '../../store/index.js';
 import type { TurnPlan } from '../../router/index.js';
-import type { ConfirmMutationEvent, QuestionEvent, RunPhase, StopRequest } from '../shared/index.js';
+import type { ConfirmMutationEvent, ItemContent, QuestionEvent, RunPhase, StopRequest } from '../shared/index.js';
 import { RunReader, holdsQueue, runIdOf, runNumberAt, stopRequestOf, withoutSuperseded } from '../shared/index.js';
 import { confirmationRequestOf, confirmationResolutionOf, isPlanItem, itemStep, itemText, planItemOf, retryReason, textMarks } from '../shared/index.js';
 import { questionEvent, unansweredQuestions } from './questions.js';
@@ -186,7 +186,7 @@ function capitalized(text: string): string {
  * else the first sentence of the turn's answer (the model's). Undefined when the turn gives
  * neither, or the router only asked, declined or refused: a later turn then gives the title.
  */
-export function generatedTitle(turnItems: readonly ItemRecord[], label?: (tool: string, language: string) => string | null): string | undefined {
+export function generatedTitle(turnItems: readonly ItemContent[], label?: (tool: string, language: string) => string | null): string | undefined {
   const planItem = turnItems.find(isPlanItem);
   if (planItem !== undefined) {
     const { plan: value, next } = planItemOf(planItem);

@@ -14,6 +14,7 @@ import type { EngineSettings } from '../settings.js';
 import { storeConfirmations } from './confirmation-adapter.js';
 import { LiveSessions } from './live-sessions.js';
 import type { AnswerRenderer, EngineReader, RoutingParts } from './router-types.js';
+import type { TitleLabel } from '../thread/index.js';
 
 /** What every run of every turn shares: the engine's parts. */
 export interface EngineParts {
@@ -34,6 +35,8 @@ export interface EngineParts {
   readonly scheduleExpiry: (confirmationId: string, expiresAt: number) => void;
   /** Router-first turns; undefined when the router is off or the engine has no reader. */
   readonly routing: RoutingParts | undefined;
+  /** The router's name for a tool's rows ("parts"), for generated titles; undefined without a reader that labels. */
+  readonly titleLabel: TitleLabel | undefined;
   /** The recent items of the threads this engine ran last. */
   readonly tails: ThreadTails;
   /** The planned read strategy for fresh turns the router leaves unread; undefined: the model loop. */
@@ -121,10 +124,17 @@ export function buildParts(options: PartsSource, settings: EngineSettings, hooks
     },
     scheduleExpiry: wiring.scheduleExpiry,
     routing,
+    titleLabel: titleLabel(routing?.reader),
     tails: wiring.tails,
     planned: options.planned,
     lease: wiring.lease,
   };
+}
+
+/** The router's name for a tool's rows ("parts"), for generated titles. */
+function titleLabel(reader: EngineReader | undefined): TitleLabel | undefined {
+  if (reader?.label === undefined) return undefined;
+  return (tool, language) => reader.label!(tool, language as Parameters<NonNullable<EngineReader['label']>>[1], 2);
 }
 
 /** The router side of the engine: present when a reader is given and the `router` setting is on. */

@@ -70,8 +70,8 @@ export async function runPlan(run: TurnRun, routing: RoutingParts, plan: TurnPla
     const token = write ? handle.session.confirm(plan, Object.keys(step.supplied).length > 0 ? { step: index, arguments: filled.suppliedArgs } : { step: index }) : null;
     const check = handle.session.checkToolCall({ tool, arguments: filled.args, token });
     const ran = await runStep(run, { callId, tool, args: filled.args, effect, check, message: step.confirmation ?? undefined });
-    // A write's check and outcome are written with it; a read's (staged, run again if lost) with the turn's end.
-    if (write || ran.next !== 'ran') await saveSession(run);
+    // A write's check and outcome are written with its result (`runStep`); a read's (staged, run again if lost) with the turn's end.
+    if (ran.next !== 'ran') await saveSession(run);
     if (ran.next === 'waiting' || ran.next === 'stopped') return;
     outcomes[index] = { kind: 'tool', tool, arguments: filled.args, result: ran.result };
     if (write && !happened(ran.result)) break;
@@ -103,14 +103,17 @@ export async function runStep(
     await hold(run, call, result, write ? [] : [callItem], step.message);
     return { next: 'waiting' };
   }
-  // A read's step is staged (safe to run again if its commit were lost); a write's result is committed before anything goes on.
-  if (write) await run.append([newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
-  else await run.stage([callItem, newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
+  // A read's step is staged (safe to run again if its commit were lost); a write's result is committed before anything goes on,
+  // with the session that records its outcome.
+  if (write) {
+    if (check.allowed) run.session?.session.ran(check, runOutcomeOf(result));
+    await run.append([newItems.toolResult({ callId, name: tool, result })], run.withSession({ status: 'running' }));
+  } else await run.stage([callItem, newItems.toolResult({ callId, name: tool, result })], { status: 'running' });
   const shown = run.emit({ type: 'tool_result', id: callId, name: tool, result });
   if (shown !== undefined) await shown;
   if (check.allowed) {
     reportCall(run, call, effect, result);
-    run.session?.session.ran(check, runOutcomeOf(result));
+    if (!write) run.session?.session.ran(check, runOutcomeOf(result));
   }
   if (cannotConfirm(result)) {
     await failCannotConfirm(run);

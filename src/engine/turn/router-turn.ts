@@ -7,7 +7,7 @@ import type { PlanNext } from '../shared/index.js';
 import { runPlan, runStep } from './plan-run.js';
 import { planEventOf } from '../shared/index.js';
 import { answerWith } from './answer-step.js';
-import { openSession, saveSession, saveSessionForNextTurn } from './router-session.js';
+import { openSession, saveSessionForNextTurn } from './router-session.js';
 import type { RoutingParts } from './router-types.js';
 import { readerLabels } from './router-types.js';
 import { refusalAnswer } from '../../answers/index.js';
@@ -61,9 +61,8 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
       ...(replying === undefined ? [] : [newItems.answer({ questionId: replying.questionId, text, via: run.answering === replying.questionId ? 'answer' : 'message' })]),
       newItems.plan({ plan: plan as unknown as JsonValue, next }),
     ];
-    await (readsOnly(run, plan, next) ? run.stage(planItem, { status: 'running' }) : run.append(planItem, { status: 'running' }));
-    // A run's first step, or the turn's end, writes the session; a model turn may take long.
-    if (next === 'model') await saveSession(run);
+    // A run's first step, or the turn's end, writes the session; a model turn may take long: its plan's commit carries it.
+    await (readsOnly(run, plan, next) ? run.stage(planItem, { status: 'running' }) : run.append(planItem, next === 'model' ? run.withSession({ status: 'running' }) : { status: 'running' }));
     const waiting = run.emit(shownPlan(run, plan, next));
     if (waiting !== undefined) await waiting;
     if (plan.outcome === 'ask' && plan.chain.length > 0 && refusedWrite(run, plan) === null) {
@@ -73,8 +72,7 @@ async function routerTurn(run: TurnRun, routing: RoutingParts): Promise<void> {
       if (looked !== null && looked !== plan) {
         plan = looked;
         next = nextFor(run, routing, plan);
-        await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], { status: 'running' });
-        await saveSession(run);
+        await run.append([newItems.plan({ plan: plan as unknown as JsonValue, next })], run.withSession({ status: 'running' }));
         const shown = run.emit(shownPlan(run, plan, next));
         if (shown !== undefined) await shown;
       }

@@ -31,8 +31,6 @@ export interface TurnRunnerOptions {
   readonly parts: EngineParts;
   /** The thread is free: its queue's next message may run. */
   readonly promote: (threadId: string) => void;
-  /** A completed turn of an untitled thread: give it a generated title. */
-  readonly titled: (run: TurnRun) => Promise<void>;
 }
 
 /**
@@ -118,7 +116,6 @@ export class TurnRunner {
       void run.enter('reading');
       await before(run);
       await driveTurn(run);
-      if (run.ended?.status === 'completed' && run.thread.titleSource === null) await this.#options.titled(run);
       if (this.#options.parts.hooks.has('turnDiagnostics')) this.#options.parts.hooks.emit('turnDiagnostics', { actor: run.actor, threadId: run.thread.id, turnId: run.turnId, record: turnDiagnostics(run) });
       // A run that did not hold the thread's tail leaves the kept one stale: forgotten rather than kept until evicted.
       if (run.journalIntact && run.holdsThreadTail) this.#options.parts.tails.remember(run.thread.id, run.items, run.contextFrom, historyToKeep(run));

@@ -1,15 +1,18 @@
 import { PlumbError } from '../../core/index.js';
 import type { Actor, JsonValue } from '../../core/index.js';
 import type { ChatMessage } from '../../providers/index.js';
-import type { ItemRecord, NewItem, ThreadRecord, TokenUsage, TurnPatch, TurnRecord } from '../../store/index.js';
+import type { ItemRecord, NewItem, StepPatch, ThreadRecord, TokenUsage, TurnRecord } from '../../store/index.js';
 import { newItems, retryReason, runIdOf, runMarks, runNumberAt, startsRun, withoutStoredResult, withoutSuperseded } from '../shared/index.js';
 import type { ChatEvent, DoneEvent, EventChannel, RunEvent, RunPhase, StopMode } from '../shared/index.js';
-import { tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
+import { generatedTitle, tailOrdinals, unansweredQuestions, unansweredResult } from '../thread/index.js';
 import type { KeptHistory } from '../thread/index.js';
 import type { PageContext } from '../context/index.js';
 import type { EngineParts } from './parts.js';
 import type { SessionHandle } from './router-types.js';
 import type { TurnCounters } from './turn-state.js';
+
+/** What a step changes on its turn and thread; the run adds the usage not yet written. */
+type StepChange = Omit<StepPatch, 'addUsage'>;
 
 /**
  * One run of a turn (from acceptance, a confirmation or a retry to `done`, an error or a pause).
@@ -216,12 +219,23 @@ export class TurnRun {
   }
 
   /** Appends a step's items (and the pending usage) in one transaction; keeps the local copy in step. */
-  async append(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+  async append(items: readonly NewItem[], patch: StepChange = {}): Promise<readonly ItemRecord[]> {
     this.#refuseAfterLoss();
     return this.#commit(items, patch);
   }
 
-  async #commit(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'>): Promise<readonly ItemRecord[]> {
+  /**
+   * `patch` with the router session when it changed since it was read or last written, so that the
+   * step's own commit writes it (no transaction of its own); the run's ending commits do so always.
+   */
+  withSession(patch: StepChange): StepChange {
+    const handle = this.session;
+    if (handle === undefined) return patch;
+    const json = handle.session.toJSON();
+    return json === handle.saved ? patch : { ...patch, thread: { ...patch.thread, routerSession: json } };
+  }
+
+  async #commit(items: readonly NewItem[], patch: StepChange): Promise<readonly ItemRecord[]> {
     const records = await this.#write(patch, (full) => this.parts.store.appendItems(this.turnId, items, full, { lease: this.parts.lease() }));
     // Committed after the staged steps before it (the store commits in order), so they are too;
     // after a lost one this is the turn's failure record, whose event must be seen.
@@ -238,7 +252,7 @@ export class TurnRun {
    * write is refused (the turn then fails and records it): nothing is committed after a lost
    * step as if it had been kept.
    */
-  async stage(items: readonly NewItem[], patch: Omit<TurnPatch, 'addUsage'> = {}): Promise<readonly ItemRecord[]> {
+  async stage(items: readonly NewItem[], patch: StepChange = {}): Promise<readonly ItemRecord[]> {
     this.#refuseAfterLoss();
     let committed: Promise<void> = Promise.resolve();
     const records = await this.#write(patch, async (full) => {
@@ -263,11 +277,13 @@ export class TurnRun {
   }
 
   /** Writes a step with the usage not yet written; once it is in, that usage is written and the local copy is in step. */
-  async #write(patch: Omit<TurnPatch, 'addUsage'>, write: (patch: TurnPatch) => Promise<readonly ItemRecord[]>): Promise<readonly ItemRecord[]> {
+  async #write(patch: StepChange, write: (patch: StepPatch) => Promise<readonly ItemRecord[]>): Promise<readonly ItemRecord[]> {
     const usage = this.pendingUsage;
     const hasUsage = usage.inputTokens > 0 || usage.outputTokens > 0;
     const records = await write(hasUsage ? { ...patch, addUsage: usage } : patch);
     if (hasUsage) this.pendingUsage = { inputTokens: 0, outputTokens: 0 };
+    const session = patch.thread?.routerSession;
+    if (session !== undefined && this.session !== undefined) this.session.saved = session;
     for (const record of records) {
       if (startsRun(record)) this.#run += 1;
       this.items.push(withoutStoredResult(record));
@@ -411,7 +427,7 @@ export class TurnRun {
 
   /** Ends the turn failed: error item and status in one transaction, then the error event. */
   async fail(code: string, message: string, extra: { retryAfterSeconds?: number; error?: unknown; items?: readonly NewItem[] } = {}): Promise<void> {
-    await this.#commit([...(extra.items ?? []), newItems.error(code, message)], { status: 'failed', failureCode: code, failureMessage: message });
+    await this.#commit([...(extra.items ?? []), newItems.error(code, message)], this.withSession({ status: 'failed', failureCode: code, failureMessage: message }));
     this.ended = { status: 'failed', code };
     void this.enter('done');
     this.parts.hooks.emit('error', { error: extra.error ?? new Error(message), code, threadId: this.thread.id, turnId: this.turnId, source: 'turn' });
@@ -455,16 +471,22 @@ export class TurnRun {
     // write's outcome is unknown, so that the turn is never retried.
     const code = this.writesCutOff > 0 ? 'effect_outcome_unknown' : 'cancelled';
     const message = code === 'cancelled' ? 'The turn was cancelled.' : 'The turn was cancelled while a change was running; whether it took effect is unknown.';
-    await this.#commit([...resolutions, newItems.error(code, message)], { status: 'cancelled', failureCode: code, failureMessage: message });
+    await this.#commit([...resolutions, newItems.error(code, message)], this.withSession({ status: 'cancelled', failureCode: code, failureMessage: message }));
     this.ended = { status: 'cancelled', code };
     void this.enter('done');
     const waiting = this.emit({ type: 'error', code: 'cancelled', message });
     if (waiting !== undefined) await waiting;
   }
 
-  /** Ends the turn completed: its last items and status in one transaction, then `done` (with a planned turn's coverage). */
+  /**
+   * Ends the turn completed: its last items and status in one transaction, with the router session
+   * and, for an untitled thread, a title from the turn (never over a person's); then `done` (with a
+   * planned turn's coverage).
+   */
   async done(items: readonly NewItem[], extra: Pick<DoneEvent, 'coverage' | 'clarification' | 'truncated'> = {}): Promise<void> {
-    await this.append(items, { status: 'completed', failureCode: null, failureMessage: null });
+    const title = this.thread.titleSource === null ? generatedTitle([...this.turnItems(), ...items], this.parts.titleLabel) : undefined;
+    const patch = this.withSession({ status: 'completed', failureCode: null, failureMessage: null });
+    await this.append(items, title === undefined ? patch : { ...patch, thread: { ...patch.thread, generatedTitle: title } });
     this.ended = { status: 'completed', code: null };
     void this.enter('done');
     const waiting = this.emit({ type: 'done', usage: { input_tokens: this.usage.inputTokens, output_tokens: this.usage.outputTokens }, ...extra });

@@ -34,6 +34,33 @@ export function itemCases(t: ConformanceSuite): void {
       }
     });
 
+    it("writes a step's router session and generated title in the step's own append, never over a sourced title", async () => {
+      const { thread, turn } = await t.threadWithTurn();
+      await t.store.appendItems(turn.id, [{ kind: 'assistant_text', data: { text: 'one' } }], { status: 'running', thread: { routerSession: '{"s":1}' } });
+      const sessioned = await t.store.getThread(thread.id);
+      expect(sessioned).toMatchObject({ routerSession: '{"s":1}', title: null, titleSource: null });
+      expect(sessioned!.updatedAt).toBeGreaterThanOrEqual(thread.updatedAt);
+      const staged = await t.store.stageItems(turn.id, [{ kind: 'assistant_text', data: { text: 'two' } }], { status: 'completed', thread: { routerSession: '{"s":2}', generatedTitle: 'Bolts' } });
+      await staged.committed;
+      expect(await t.store.getThread(thread.id)).toMatchObject({ routerSession: '{"s":2}', title: 'Bolts', titleSource: 'generated' });
+      const updatedAt = (await t.store.getThread(thread.id))!.updatedAt;
+      // A generated title replaces no title with a source (a person's, or one generated before), and moves no `updatedAt`.
+      const next = (await t.store.beginTurn({ threadId: thread.id, requestKey: 'titled-2', input: 'again' })).turn;
+      await t.store.appendItems(next.id, [{ kind: 'assistant_text', data: { text: 'three' } }], { thread: { generatedTitle: 'Nuts' } });
+      expect(await t.store.getThread(thread.id)).toMatchObject({ title: 'Bolts', titleSource: 'generated' });
+      await t.store.setThreadTitle(thread.id, 'Mine', 'person');
+      await t.store.appendItems(next.id, [{ kind: 'assistant_text', data: { text: 'four' } }], { status: 'completed', thread: { generatedTitle: 'Washers' } });
+      const after = await t.store.getThread(thread.id);
+      expect(after).toMatchObject({ routerSession: '{"s":2}', title: 'Mine', titleSource: 'person' });
+      expect(after!.updatedAt).toBeGreaterThanOrEqual(updatedAt);
+    });
+
+    it('writes nothing of a step whose append fails, its thread patch included', async () => {
+      const { thread, turn } = await t.threadWithTurn();
+      await expect(t.store.appendItems(turn.id, [{ kind: 'not_a_kind' as never, data: {} }], { thread: { routerSession: '{"lost":true}', generatedTitle: 'Lost' } })).rejects.toMatchObject({ code: 'store_invalid_record' });
+      expect(await t.store.getThread(thread.id)).toMatchObject({ routerSession: null, title: null, titleSource: null });
+    });
+
     it('stages a step like an append: its records at once, committed once `committed` settles', async () => {
       const { thread, turn } = await t.threadWithTurn();
       const staged = await t.store.stageItems(turn.id, [{ kind: 'tool_call', data: { callId: 'c1' } }, { kind: 'tool_result', data: { callId: 'c1', result: [] } }], {

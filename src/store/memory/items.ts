@@ -1,14 +1,14 @@
 import { PlumbError } from '../../core/index.js';
 import type { JsonValue } from '../../core/index.js';
 import { checkFence, checkKind, checkStatus, jsonCopy, notFound } from '../records.js';
-import type { ItemRecord, ListItemsOptions, NewItem, TurnPatch, WriteFence } from '../types.js';
+import type { ItemRecord, ListItemsOptions, NewItem, StepPatch, WriteFence } from '../types.js';
 import { threadState } from './journal.js';
 import type { MemoryJournal, ThreadState } from './journal.js';
 import { patchTurn } from './turns.js';
 
 /** The memory store's items: appends to a turn (fenced, with its patch) and reads of a thread's journal. */
 
-export function appendItems(j: MemoryJournal, turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence?: WriteFence): readonly ItemRecord[] {
+export function appendItems(j: MemoryJournal, turnId: string, items: readonly NewItem[], turnPatch: StepPatch | undefined, fence?: WriteFence): readonly ItemRecord[] {
   const turn = j.turns.get(turnId);
   if (turn === undefined) throw notFound('turn', turnId);
   checkFence(turnId, fence?.lease, turn.lease, turn.status);
@@ -28,8 +28,12 @@ export function appendItems(j: MemoryJournal, turnId: string, items: readonly Ne
     (seen ??= new Set()).add(item.id);
   }
   if (turnPatch?.status !== undefined) checkStatus(turnPatch.status);
-  const records = append(j, state, turnId, items, j.clock(), copies);
+  const now = j.clock();
+  const records = append(j, state, turnId, items, now, copies);
   if (turnPatch !== undefined) patchTurn(j, turn, turnPatch);
+  const thread = turnPatch?.thread;
+  if (thread?.routerSession !== undefined) state.record = Object.freeze({ ...state.record, routerSession: thread.routerSession, updatedAt: now });
+  if (thread?.generatedTitle !== undefined && state.record.titleSource === null) state.record = Object.freeze({ ...state.record, title: thread.generatedTitle, titleSource: 'generated' });
   return records;
 }
 

@@ -124,11 +124,11 @@ export class MemoryStore implements contract.Store {
     return Promise.resolve(turns.updateTurn(this.#j, id, patch, from));
   }
 
-  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
+  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
     return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
   }
 
-  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
+  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
     this.#open();
     return Promise.resolve(threadItems.appendItems(this.#j, turnId, items, turnPatch, fence));
   }

@@ -49,14 +49,30 @@ function statements(prefix: string) {
       input_tokens = input_tokens + $${n + 5}::bigint, output_tokens = output_tokens + $${n + 6}::bigint,
       lease_id = case when $${n + 7}::boolean then $${n + 8}::text else lease_id end,
       updated_at = $${now}::bigint`;
-  // $1 turn, $2 item count, $3 now, $4–$6 ids, kinds, data. The thread's row lock orders appends.
-  const appendWith = (patchCte: string): string => `with t as (select thread_id from ${turns} where id = $1),
-    o as (update ${threads} set next_ordinal = next_ordinal + $2::bigint from t where ${threads}.id = t.thread_id
+  // $1 turn, $2 item count, $3 now, $4–$6 ids, kinds, data; `$s`, `$s + 1` the step's router session and
+  // generated title, or null (`StepThreadPatch`: the same row's update, so no statement more). The thread's row lock orders appends.
+  // Fenced (`$fence` the lease): the thread's row locked first (the order recovery takes), then the turn's `for update`, which
+  // reads it as its last committer left it; the append only while it is active under that lease. One statement, no transaction.
+  const appendWith = (patchCte: string, s: number, fence?: number): string => `with ${
+    fence === undefined
+      ? `t as (select thread_id from ${turns} where id = $1)`
+      : `lk as materialized (select id from ${threads} where id = (select thread_id from ${turns} where id = $1) for update),
+    f as materialized (select tu.thread_id, tu.status, tu.lease_id from ${turns} as tu, lk where tu.id = $1 and tu.thread_id = lk.id for update of tu),
+    t as (select thread_id from f where status in (${activeList}) and lease_id = $${fence}::text)`
+  },
+    o as (update ${threads} set next_ordinal = next_ordinal + $2::bigint,
+        router_session = coalesce($${s}::text, router_session),
+        updated_at = case when $${s}::text is null then ${threads}.updated_at else $3::bigint end,
+        title = case when $${s + 1}::text is not null and title_source is null then $${s + 1}::text else title end,
+        title_source = case when $${s + 1}::text is not null and title_source is null then 'generated' else title_source end
+      from t where ${threads}.id = t.thread_id
       returning ${threads}.id as thread_id, ${threads}.next_ordinal - $2::bigint as first),
     ins as (insert into ${items} (thread_id, ordinal, id, turn_id, kind, data, created_at)
       select o.thread_id, o.first + x.n, x.id, $1, x.kind, x.data, $3::bigint
       from o, unnest($4::text[], $5::text[], $6::text[]) with ordinality as x(id, kind, data, n))${patchCte}
-    select thread_id, first from o`;
+    ${fence === undefined ? 'select thread_id, first from o' : 'select f.status, f.lease_id, o.thread_id, o.first from f left join o on true'}`;
+  const patchCte = `,
+    p as (update ${turns} set ${patch(7, 3)} where id = $1 and exists (select 1 from o))`;
   const deleteThreads = (ids: string): string => `ids as (${ids}),
     c as (delete from ${confirmations} where turn_id in (select turn_id from ${items} where thread_id in (select id from ids))),
     q as (delete from ${queue} where thread_id in (select id from ids)),
@@ -108,9 +124,10 @@ function statements(prefix: string) {
     turnsWithActiveStatus: `select * from ${turns} where status = $1 and ended_at is null order by created_at, id`,
     turnsWithStatus: `select * from ${turns} where status = $1 order by created_at, id`,
     updateTurn: `update ${turns} set ${patch(2, 11)} where id = $1 and ($12::text[] is null or status = any($12::text[])) returning *`,
-    append: appendWith(''),
-    appendAndPatch: appendWith(`,
-    p as (update ${turns} set ${patch(7, 3)} where id = $1 and exists (select 1 from o))`),
+    append: appendWith('', 7),
+    appendAndPatch: appendWith(patchCte, 16),
+    fencedAppend: appendWith('', 7, 9),
+    fencedAppendAndPatch: appendWith(patchCte, 16, 18),
     threadItems: `select * from ${items} where thread_id = $1 and ordinal > $2 order by ordinal`,
     turnItems: `select * from ${items} where thread_id = $1 and ordinal > $2 and turn_id = $3 order by ordinal`,
     insertConfirmation: `insert into ${confirmations} (id, thread_id, turn_id, owner, actor, call_id, tool, arguments, digest, status, created_at, expires_at)

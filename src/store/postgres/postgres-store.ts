@@ -138,12 +138,12 @@ export class PostgresStore implements contract.Store, contract.JournalUpkeep {
     return turns.updateTurn(this.#j, id, patch, from);
   }
 
-  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
+  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
     this.#open();
     return threadItems.appendItems(this.#j, turnId, items, turnPatch, fence);
   }
 
-  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
+  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
     return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
   }
 

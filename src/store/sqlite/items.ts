@@ -3,7 +3,7 @@ import type { JsonValue } from '../../core/index.js';
 import { checkFence, checkItem, notFound } from '../records.js';
 import { toItem } from '../rows.js';
 import type { ItemRow } from '../rows.js';
-import type { ItemRecord, ListItemsOptions, NewItem, TurnPatch, WriteFence } from '../types.js';
+import type { ItemRecord, ListItemsOptions, NewItem, StepPatch, WriteFence } from '../types.js';
 import type { SqliteJournal } from './journal.js';
 import { patchTurn } from './turns.js';
 
@@ -17,8 +17,8 @@ interface AppendTarget {
   last: number | null;
 }
 
-/** Inside a transaction: the items after the thread's last, and the turn's patch with them. */
-export function appendItems(j: SqliteJournal, turnId: string, items: readonly NewItem[], turnPatch: TurnPatch | undefined, fence?: WriteFence): ItemRecord[] {
+/** Inside a transaction: the items after the thread's last, and the turn's patch (and its thread's) with them. */
+export function appendItems(j: SqliteJournal, turnId: string, items: readonly NewItem[], turnPatch: StepPatch | undefined, fence?: WriteFence): ItemRecord[] {
   // One statement finds the turn's thread, its status and lease, and the thread's last ordinal.
   const target = j.sql.appendTarget.get(turnId) as AppendTarget | undefined;
   if (target === undefined) throw notFound('turn', turnId);
@@ -27,6 +27,9 @@ export function appendItems(j: SqliteJournal, turnId: string, items: readonly Ne
   const now = j.clock();
   const appended = insertItems(j, target.thread_id, turnId, items, texts, (target.last ?? 0) + 1, now);
   if (turnPatch !== undefined) patchTurn(j, turnId, target.status, turnPatch, now);
+  const thread = turnPatch?.thread;
+  if (thread?.routerSession !== undefined) j.sql.stepSession.run(thread.routerSession, now, target.thread_id);
+  if (thread?.generatedTitle !== undefined) j.sql.stepTitle.run(thread.generatedTitle, target.thread_id);
   return appended;
 }
 

@@ -31,6 +31,10 @@ export function statementTexts(prefix: string) {
     ownedThreads: `SELECT * FROM ${threads} WHERE owner = ? ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?`,
     updateThread: `UPDATE ${threads} SET title = ?, summary = ?, summary_through_item_id = ?, router_session = ?, updated_at = ? WHERE id = ?`,
     touchThread: `UPDATE ${threads} SET updated_at = ? WHERE id = ?`,
+    // A step's change to its thread (`StepThreadPatch`), a statement per column pair: SQLite updates the
+    // indexes of every column a SET names, so the title's never touches `threads_owner` (`updated_at`).
+    stepSession: `UPDATE ${threads} SET router_session = ?, updated_at = ? WHERE id = ?`,
+    stepTitle: `UPDATE ${threads} SET title = ?, title_source = 'generated' WHERE id = ? AND title_source IS NULL`,
     staleThreads: `SELECT id FROM ${threads} AS th WHERE updated_at < ?
           AND NOT EXISTS (SELECT 1 FROM ${turns} WHERE thread_id = th.id AND ${activeCondition})
           ORDER BY updated_at, id LIMIT ?`,

@@ -58,7 +58,7 @@ export interface SqliteStoreOptions extends contract.StoreOptions {
   readonly readonly?: boolean;
 }
 
-type AppendItems = (turnId: string, items: readonly contract.NewItem[], turnPatch: contract.TurnPatch | undefined, fence: contract.WriteFence | undefined) => contract.ItemRecord[];
+type AppendItems = (turnId: string, items: readonly contract.NewItem[], turnPatch: contract.StepPatch | undefined, fence: contract.WriteFence | undefined) => contract.ItemRecord[];
 
 /**
  * The durable store on SQLite (`better-sqlite3`). Each write is one `BEGIN IMMEDIATE`
@@ -185,11 +185,11 @@ export class SqliteStore implements contract.Store, contract.JournalUpkeep {
     return this.#write(() => turns.updateTurn(this.#j, id, patch, from));
   }
 
-  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
+  async appendItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<readonly contract.ItemRecord[]> {
     return this.#write(() => this.#tx.appendItems(turnId, items, turnPatch, fence));
   }
 
-  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.TurnPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
+  async stageItems(turnId: string, items: readonly contract.NewItem[], turnPatch?: contract.StepPatch, fence?: contract.WriteFence): Promise<contract.StagedItems> {
     this.#open();
     if (this.#group === undefined) return { records: await this.appendItems(turnId, items, turnPatch, fence), committed: Promise.resolve() };
     const staged = this.#group.stage(() => this.#tx.appendItems(turnId, items, turnPatch, fence));
