@@ -59,13 +59,45 @@ export class PostgresCpu {
     return { backends, background, cluster };
   }
 
+  /**
+   * Samples now and then every `everyMs` until `stop`, keeping each process's latest figure: a
+   * backend that closes during the run (a pool's idle connection) keeps what it used up to its
+   * last sample instead of vanishing from the sum.
+   */
+  async track(everyMs = 250): Promise<{ stop: () => Promise<PostgresDelta> }> {
+    const before = await this.sample();
+    const backends = new Map(before.backends);
+    const background = new Map(before.background);
+    let polling = true;
+    const poll = async (): Promise<PostgresSample> => {
+      const now = await this.sample();
+      for (const [pid, cpu] of now.backends) backends.set(pid, cpu);
+      for (const [pid, entry] of now.background) background.set(pid, entry);
+      return now;
+    };
+    const loop = (async () => {
+      while (polling) {
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+        if (polling) await poll();
+      }
+    })();
+    return {
+      stop: async () => {
+        polling = false;
+        await loop;
+        const last = await poll();
+        return postgresDelta(before, { backends, background, cluster: last.cluster });
+      },
+    };
+  }
+
   close(): Promise<void> {
     return this.#admin.end();
   }
 }
 
 /** What the processes used between two samples; a process that appeared in between counts from 0. */
-export function postgresDelta(before: PostgresSample, after: PostgresSample): PostgresDelta {
+function postgresDelta(before: PostgresSample, after: PostgresSample): PostgresDelta {
   let backends = 0;
   for (const [pid, cpu] of after.backends) backends += cpu - (before.backends.get(pid) ?? 0);
   let background = 0;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { printTable, startingGate, summarize } from './harness.js';
-import { PostgresCpu, postgresDelta } from './postgres-cpu.js';
+import { PostgresCpu } from './postgres-cpu.js';
 import type { PostgresDelta } from './postgres-cpu.js';
 import { byName, cpuOf, stat, ticksPerSecond, tree } from './proc-cpu.js';
 
@@ -134,7 +134,7 @@ export async function load(running: Running, client: Client, clients: number, pl
   await everyone;
   const { primary, workers } = running.serving();
   const redis = byName('redis-server');
-  const postgresBefore = await postgres?.sample();
+  const postgresTracking = await postgres?.track();
   const before = { primary: cpuOf([primary]), workers: workers.map((pid) => cpuOf([pid])), redis: cpuOf(redis), load: process.cpuUsage() };
   const started = performance.now();
   release();
@@ -146,7 +146,7 @@ export async function load(running: Running, client: Client, clients: number, pl
     workers: workers.map((pid, index) => ms(cpuOf([pid]) - (before.workers[index] ?? 0))),
     redis: ms(cpuOf(redis) - before.redis),
     load: (loadCpu.user + loadCpu.system) / 1000,
-    postgres: postgres === undefined || postgresBefore === undefined ? undefined : postgresDelta(postgresBefore, await postgres.sample()),
+    postgres: await postgresTracking?.stop(),
   };
   const share = (usedMs: number): number => (usedMs / wallMs) * 100;
   const latency = summarize(result.latencies);
