@@ -3,19 +3,21 @@
  * user runs it, on a SQLite journal or a PostgreSQL one (with Redis for the limits and the thread
  * notices), under closed-loop WebSocket and SSE clients; the ai@6 streamText fastify peer under
  * the same SSE load; then idle sockets beside active ones. CPU of every process is read from
- * /proc (the primary, each worker, PostgreSQL's backends, Redis), so nothing is measured from
- * inside the server.
+ * /proc (the primary, each worker, this run's PostgreSQL backends and the cluster's background
+ * processes, Redis), so nothing is measured from inside the server.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { printTable, startingGate, summarize } from './harness.js';
+import { PostgresCpu } from './postgres-cpu.js';
+import type { PostgresDelta } from './postgres-cpu.js';
+import { byName, cpuOf, stat, ticksPerSecond, tree } from './proc-cpu.js';
 
 const root = join(import.meta.dirname, '..');
-const ticks = 100; // USER_HZ: /proc's CPU times are in 1/100 s
 
 export interface Measured {
   readonly latencies: number[];
@@ -29,39 +31,7 @@ export interface ClientPlan {
 }
 export type Client = (base: string, plan: ClientPlan, result: Measured, arrive: () => Promise<void>) => Promise<void>;
 
-function stat(pid: number): { ppid: number; comm: string; cpu: number; rss: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = text.lastIndexOf(')');
-    const comm = text.slice(text.indexOf('(') + 1, close);
-    const fields = text.slice(close + 2).split(' ');
-    return { ppid: Number(fields[1]), comm, cpu: Number(fields[11]) + Number(fields[12]), rss: Number(fields[21]) * 4096 };
-  } catch {
-    return undefined;
-  }
-}
-
-function allPids(): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
-}
-
-/** The process and its descendants. */
-function tree(rootPid: number): number[] {
-  const stats = allPids().map((pid) => ({ pid, stat: stat(pid) }));
-  const out = [rootPid];
-  for (let i = 0; i < out.length; i++) for (const entry of stats) if (entry.stat?.ppid === out[i]) out.push(entry.pid);
-  return out;
-}
-
-function cpuOf(pids: readonly number[]): number {
-  return pids.reduce((sum, pid) => sum + (stat(pid)?.cpu ?? 0), 0);
-}
-
-function byName(name: string): number[] {
-  return allPids().filter((pid) => stat(pid)?.comm === name);
-}
-
-interface Running {
+export interface Running {
   readonly url: string;
   readonly child: ChildProcess;
   /** The node processes serving (primary first, then workers). */
@@ -91,7 +61,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** `plumb serve --demo --workers N` on the given journal, with its own demo database. */
-async function startPlumb(dir: string, name: string, workers: number, store: string, redis: string | undefined): Promise<Running> {
+export async function startPlumb(dir: string, name: string, workers: number, store: string, redis: string | undefined): Promise<Running> {
   const config = join(dir, `${name}.config.json`);
   writeFileSync(
     config,
@@ -127,57 +97,86 @@ async function startPeer(demoDb: string): Promise<Running> {
   return { url, child, serving: () => ({ primary: child.pid ?? 0, workers: [] }), stop: () => stopChild(child) };
 }
 
-interface LoadResult {
+/** CPU used over the measured turns, in ms, by each process (or group of processes). */
+export interface CpuUsed {
+  readonly primary: number;
+  readonly workers: readonly number[];
+  /** This run's PostgreSQL backends and the cluster's background processes (undefined: no PostgreSQL journal). */
+  readonly postgres: PostgresDelta | undefined;
+  /** The whole redis-server process (it serves every session on the machine). */
+  readonly redis: number;
+  /** This process: the clients. */
+  readonly load: number;
+}
+
+export interface LoadResult {
+  readonly turns: number;
+  readonly wallMs: number;
   readonly turnsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
   /** The errors by code, `code×count`. */
   readonly codes: string;
+  readonly used: CpuUsed;
   /** Shares of one core over the measured turns. */
   readonly cpu: { readonly primary: number; readonly workers: readonly number[]; readonly postgres: number; readonly redis: number; readonly load: number };
   readonly cpuPerTurnMs: number;
   readonly rssMb: number;
 }
 
-async function load(running: Running, client: Client, clients: number, plan: ClientPlan): Promise<LoadResult> {
+const ms = (ticks: number): number => (ticks / ticksPerSecond) * 1000;
+
+export async function load(running: Running, client: Client, clients: number, plan: ClientPlan, postgres?: PostgresCpu): Promise<LoadResult> {
   const result: Measured = { latencies: [], turnNumbers: [], errors: 0 };
   const { arrive, everyone, release } = startingGate(clients);
   const runs = Promise.all(Array.from({ length: clients }, () => client(running.url, plan, result, arrive)));
   await everyone;
   const { primary, workers } = running.serving();
-  const postgres = byName('postgres');
   const redis = byName('redis-server');
-  const before = { primary: cpuOf([primary]), workers: workers.map((pid) => cpuOf([pid])), postgres: cpuOf(postgres), redis: cpuOf(redis), load: process.cpuUsage() };
+  const postgresTracking = await postgres?.track();
+  const before = { primary: cpuOf([primary]), workers: workers.map((pid) => cpuOf([pid])), redis: cpuOf(redis), load: process.cpuUsage() };
   const started = performance.now();
   release();
   await runs;
   const wallMs = performance.now() - started;
-  const share = (delta: number): number => (delta / ticks) * 1000 / wallMs * 100;
   const loadCpu = process.cpuUsage(before.load);
-  const cpu = {
-    primary: share(cpuOf([primary]) - before.primary),
-    workers: workers.map((pid, index) => share(cpuOf([pid]) - (before.workers[index] ?? 0))),
-    postgres: share(cpuOf(postgres) - before.postgres),
-    redis: share(cpuOf(redis) - before.redis),
-    load: (loadCpu.user + loadCpu.system) / 10 / wallMs,
+  const used: CpuUsed = {
+    primary: ms(cpuOf([primary]) - before.primary),
+    workers: workers.map((pid, index) => ms(cpuOf([pid]) - (before.workers[index] ?? 0))),
+    redis: ms(cpuOf(redis) - before.redis),
+    load: (loadCpu.user + loadCpu.system) / 1000,
+    postgres: await postgresTracking?.stop(),
   };
+  const share = (usedMs: number): number => (usedMs / wallMs) * 100;
   const latency = summarize(result.latencies);
-  const serverShare = cpu.primary + cpu.workers.reduce((sum, value) => sum + value, 0);
+  const serverMs = used.primary + used.workers.reduce((sum, value) => sum + value, 0);
   return {
+    turns: result.latencies.length,
+    wallMs,
     turnsPerSecond: (result.latencies.length / wallMs) * 1000,
     p50: latency.median,
     p99: latency.p99,
     errors: result.errors,
     codes: [...(result.codes ?? new Map<string, number>())].map(([code, count]) => `${code}×${count}`).join(' '),
-    cpu,
-    cpuPerTurnMs: result.latencies.length === 0 ? NaN : ((serverShare / 100) * wallMs) / result.latencies.length,
+    used,
+    cpu: {
+      primary: share(used.primary),
+      workers: used.workers.map(share),
+      postgres: share(used.postgres === undefined ? 0 : used.postgres.backends + used.postgres.background),
+      redis: share(used.redis),
+      load: share(used.load),
+    },
+    cpuPerTurnMs: result.latencies.length === 0 ? NaN : serverMs / result.latencies.length,
     rssMb: [primary, ...workers].reduce((sum, pid) => sum + (stat(pid)?.rss ?? 0), 0) / 2 ** 20,
   };
 }
 
-/** A fresh schema on the bench's PostgreSQL server, as a journal URL (its search_path in the URL). */
-async function freshSchema(url: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh schema on the bench's PostgreSQL server, as a journal URL (its search_path in the URL, and
+ * an `application_name` of its own, so that its backends' CPU can be told from other sessions').
+ */
+export async function freshSchema(url: string, name: string): Promise<{ url: string; applicationName: string; drop: () => Promise<void> }> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const schema = `plumb_bench_${name}_${process.pid}`;
@@ -186,8 +185,10 @@ async function freshSchema(url: string, name: string): Promise<{ url: string; dr
   await admin.end();
   const journal = new URL(url);
   journal.searchParams.set('options', `-c search_path=${schema}`);
+  journal.searchParams.set('application_name', schema);
   return {
     url: journal.toString(),
+    applicationName: schema,
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -225,8 +226,10 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<voi
         const running = await startPlumb(dir, name, workers, schema?.url ?? join(dir, `${name}.sqlite`), options.redisUrl);
         demoDb ??= join(dir, `${name}-demo.sqlite`);
         const client = transport === 'sse' ? options.sse : options.ws;
+        const postgres = schema === undefined ? undefined : await PostgresCpu.connect(options.postgresUrl!, schema.applicationName);
         await load(running, client, Math.min(200, clients), { turns: 3, thinkMs: 0 }); // warm-up: JIT and heaps settle
-        const result = await load(running, client, clients, plan);
+        const result = await load(running, client, clients, plan, postgres);
+        await postgres?.close();
         await running.stop();
         await schema?.drop();
         if (transport === 'sse') sseRows.set(`${store}-${workers}`, result);

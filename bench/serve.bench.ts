@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- serve [--clients 200,500,1000] [--turns 5] [--transports sse,websocket] [--by-turn] [--think-ms N]`
  * `npm run bench -- serve --workers 1,2 --store sqlite,postgres [--clients 1000] [--turns 5] [--idle 10000]`: see serve-cluster.ts.
+ * `npm run bench -- serve --cpu [--workers 1,2] [--store sqlite,postgres] [--clients 1000] [--turns 10]`: CPU per turn of each process, see serve-cpu.ts.
  *
  * The chat server over the demo app with a scripted provider (one tool call and 10 text chunks per
  * turn), in its own process; this process is the load: N concurrent clients, each doing T turns,
@@ -26,6 +27,7 @@ import WebSocket from 'ws';
 import { machineLine, option, printTable, startingGate, summarize } from './harness.js';
 import type { Benchmark } from './harness.js';
 import { runClusterBench } from './serve-cluster.js';
+import { runCpuBench } from './serve-cpu.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -325,25 +327,23 @@ const benchmark: Benchmark = {
   name: 'serve',
   async run(args) {
     if (args[0] === '--server') return serverMain(args[1]!);
-    if (args.includes('--workers') || args.includes('--store')) {
+    if (args.includes('--workers') || args.includes('--store') || args.includes('--cpu')) {
       const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-cluster-'));
       try {
         writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
-        const clients = Number(option(args, '--clients', '1000'));
         const load = (await import('node:os')).loadavg().map((value) => value.toFixed(2)).join(' ');
         console.log(`${machineLine()} · load average before the run ${load} · server, PostgreSQL, Redis and the load generator on the same cores · scripted provider: 1 tool call + 10 text chunks per turn · clients send each turn as soon as the last ends`);
-        await runClusterBench({
+        const shared = {
           dir,
           workers: option(args, '--workers', '1,2').split(',').map(Number),
           stores: option(args, '--store', 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[],
-          clients,
-          turns: Number(option(args, '--turns', '5')),
-          idle: Number(option(args, '--idle', '10000')),
+          clients: Number(option(args, '--clients', '1000')),
           postgresUrl: process.env.PLUMB_BENCH_POSTGRES_URL ?? process.env.PLUMB_TEST_POSTGRES_URL,
           redisUrl: process.env.PLUMB_BENCH_REDIS_URL ?? process.env.PLUMB_TEST_REDIS_URL,
-          sse: sseClient,
           ws: wsClient,
-        });
+        };
+        if (args.includes('--cpu')) await runCpuBench({ ...shared, turns: Number(option(args, '--turns', '10')) });
+        else await runClusterBench({ ...shared, turns: Number(option(args, '--turns', '5')), idle: Number(option(args, '--idle', '10000')), sse: sseClient });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
