@@ -66,7 +66,7 @@ export const Production = defineManager({
 export const Performance = defineManager({
   name: 'Performance',
   // A performance with an afternoon curtain is a matinee.
-  conditions: { matinee: { filter: { curtainTime__lt: '17:00' }, description: 'An afternoon performance.', words: { 'pt-BR': ['matinê', 'matinês'] } } },
+  conditions: { matinee: { filter: { curtainTime__in: ['14:00', '14:30', '15:00'] }, description: 'An afternoon performance.', words: { 'pt-BR': ['matinê', 'matinês'] } } },
   description: 'One performance of a production on a given day.',
   table: 'performances',
   fields: {
