@@ -187,8 +187,13 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
   for (const [i, item] of items.entries()) {
     if (item.span.date === null) continue;
     const boundItem = has(at(i - 1), 'dateBound') || has(at(i - 1), 'comparator') ? at(i - 1) : undefined;
-    const bound = boundItem === undefined ? 'in' : dateBoundOf(boundItem.span.meanings);
+    // "in 2000 or later", "2010 ou antes": a comparator after the date opens its period on that side.
+    const afterItem = isAfterComparator(at(i + 1)) ? at(i + 1) : undefined;
+    if (afterItem !== undefined && boundItem !== undefined) return null;
+    const after = afterItem === undefined ? null : (meaningOf(afterItem.span.meanings, 'comparator') as MeaningOf<'comparator'>).op === 'gte' ? 'since' : 'until';
+    const bound = boundItem === undefined ? (after ?? 'in') : dateBoundOf(boundItem.span.meanings);
     if (bound === null) return null;
+    if (afterItem !== undefined) afterItem.used = true;
     const fieldItem = at(i - (boundItem === undefined ? 1 : 2));
     const field = fieldOf(fieldItem);
     // "bookings made in January": with no field word, a verb of making names the date the row was made.
@@ -240,9 +245,26 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     q.bounds.push({ field, op: 'gte', number: low }, { field, op: 'lte', number: high });
   }
 
+  // Comparators after their number: [field] number [unit] comparator [field] ("an audience of 400 or
+  // more", "40 pounds or more", "5 or more seats"). The unit is a word of the field itself.
+  for (const [i, item] of items.entries()) {
+    if (item.used || !isAfterComparator(item)) continue;
+    const unit = numberOf(at(i - 1)) === null && numberOf(at(i - 2)) !== null ? fieldOf(at(i - 1)) : null;
+    const n = unit === null ? i - 1 : i - 2;
+    const number = numberOf(at(n));
+    if (number === null) return null;
+    const before = fieldOf(at(n - 1));
+    const shared = unit !== null && before !== null ? unit.filter((u) => before.some((b) => b.manager === u.manager && b.field === u.field)) : null;
+    const afterField = unit === null && before === null ? fieldOf(at(i + 1)) : null;
+    const field = shared !== null && shared.length > 0 ? shared : (unit ?? before ?? afterField);
+    const op = (meaningOf(item.span.meanings, 'comparator') as MeaningOf<'comparator'>).op;
+    for (const j of [n, i, ...(unit !== null ? [i - 1] : []), ...((unit === null || (shared?.length ?? 0) > 0) && before !== null ? [n - 1] : []), ...(afterField !== null ? [i + 1] : [])]) (at(j) as Item).used = true;
+    q.bounds.push({ field, op, number });
+  }
+
   // Comparators: field comparator number, or comparator number field ("at least 5000 units in stock").
   for (const [i, item] of items.entries()) {
-    if (item.used || !has(item, 'comparator')) continue;
+    if (item.used || !has(item, 'comparator') || isAfterComparator(item)) continue;
     const op = meaningOf(item.span.meanings, 'comparator')?.op as Comparator;
     const number = numberOf(at(i + 1));
     if (number === null) continue;
@@ -471,6 +493,11 @@ function bindPlaces(items: Item[], valueOfField: Map<Item, readonly MeaningOf<'v
     item.used = true;
   }
   return true;
+}
+
+/** A comparator said after its value ("or more", "or later", "ou mais"). */
+function isAfterComparator(item: Item | undefined): boolean {
+  return item !== undefined && !item.used && item.span.meanings.some((m) => m.kind === 'comparator' && m.after === true);
 }
 
 /** A row's number: a whole number as typed, not a date, a scale or a decimal. */
