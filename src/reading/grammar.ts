@@ -27,6 +27,8 @@ export interface DataGrammar {
   readonly comparators: Readonly<Record<Comparator, readonly string[]>>;
   /** Comparators said after their value, inclusive ("2000 or later", "5 or more", "150 ou mais"). */
   readonly comparatorsAfter: Readonly<Record<'gte' | 'lte', readonly string[]>>;
+  /** Words saying a row's period holds now ("running", "em cartaz"); see date-ranges.ts. */
+  readonly current: readonly string[];
   /** Date bounds: after / since / before / until a date phrase. */
   readonly dateBounds: Readonly<Record<'after' | 'since' | 'before' | 'until', readonly string[]>>;
   /** "between X and Y": the opener and the join. */
@@ -83,6 +85,7 @@ const EN: DataGrammar = {
     gte: ['or more', 'or later', 'or after', 'or above', 'or over', 'or higher', 'or greater', 'or longer', 'or newer', 'and up', 'and above', 'and over', 'and later', 'onwards'],
     lte: ['or less', 'or fewer', 'or earlier', 'or before', 'or below', 'or under', 'or lower', 'or shorter', 'and under', 'and below', 'and earlier'],
   },
+  current: ['running', 'ongoing', 'in progress', 'under way', 'underway', 'happening', 'showing', 'in effect', 'now', 'right now', 'currently', 'at the moment'],
   dateBounds: { after: ['after', 'later than'], since: ['since', 'from', 'starting'], before: ['before', 'earlier than', 'prior to'], until: ['until', 'till', 'by', 'up to'] },
   between: { open: ['between'], join: ['and'] },
   count: ['how many', 'number of', 'count of', 'count'],
@@ -142,6 +145,7 @@ const PT: DataGrammar = {
     gte: ['ou mais', 'em diante', 'ou acima', 'ou superior', 'ou mais tarde', 'para cima'],
     lte: ['ou menos', 'ou antes', 'ou abaixo', 'ou inferior', 'para baixo'],
   },
+  current: ['em cartaz', 'em andamento', 'em curso', 'esta em cartaz', 'estao em cartaz', 'esta em andamento', 'estao em andamento', 'esta em curso', 'estao em curso', 'acontecendo', 'vigente', 'vigentes', 'em exibicao', 'agora', 'atualmente', 'no momento'],
   dateBounds: { after: ['depois de', 'apos', 'depois do', 'depois da'], since: ['desde', 'a partir de', 'a partir do', 'a partir da'], before: ['antes de', 'antes do', 'antes da'], until: ['ate', 'ate o', 'ate a'] },
   between: { open: ['entre'], join: ['e'] },
   count: ['quantos', 'quantas', 'numero de', 'quantidade de'],

@@ -17,6 +17,8 @@ export type Meaning =
   /** `after`: said after its value ("2000 or later"). */
   | { readonly kind: 'comparator'; readonly op: Comparator; readonly after?: true }
   | { readonly kind: 'dateBound'; readonly bound: 'after' | 'since' | 'before' | 'until' }
+  /** A row's period holding now ("running", "em cartaz"): date-ranges.ts. */
+  | { readonly kind: 'current' }
   | { readonly kind: 'between' }
   | { readonly kind: 'count' }
   | { readonly kind: 'aggregate'; readonly op: Aggregate }

@@ -95,6 +95,8 @@ export interface Question {
   readonly conditions: readonly { readonly meanings: readonly MeaningOf<'condition'>[]; readonly negated: boolean; readonly text: string }[];
   /** The asking person ("my bookings", "have I paid"): their rows only. */
   readonly firstPerson: boolean;
+  /** Words saying the row's period holds now ("running", "em cartaz"; `glue`: also a word that says nothing, "now"). */
+  readonly current: readonly { readonly text: string; readonly glue: boolean }[];
   readonly replacing: boolean;
   readonly narrowing: boolean;
   readonly or: boolean;
@@ -156,6 +158,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     possessiveManager: false,
     conditions: [] as Question['conditions'][number][],
     firstPerson: false,
+    current: [] as { text: string; glue: boolean }[],
     replacing: false,
     narrowing: false,
     or: false,
@@ -383,6 +386,10 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     }
     if (kinds.has('firstPerson')) {
       q.firstPerson = true;
+      continue;
+    }
+    if (kinds.has('current') && !kinds.has('manager') && !kinds.has('field') && !kinds.has('value')) {
+      q.current.push({ text: span.text, glue: [...kinds].some((k) => GLUE.has(k) || OPENERS.has(k)) });
       continue;
     }
     if (kinds.has('condition')) {

@@ -19,6 +19,7 @@ import type { MeaningOf, ReadTarget } from './meanings.js';
 import { actorFilter, conditionFilter } from './named-words.js';
 import type { DateBound, FieldWord, Question, Rank } from './question.js';
 import { verbSubject, verbsWalked } from './relation-verbs.js';
+import { nowPeriod, periodHolding, periodPair } from './date-ranges.js';
 
 export type Form =
   | { readonly kind: 'list' }
@@ -124,7 +125,7 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget,
     if (lookup === null || (lookup.type === 'integer' && !Number.isInteger(bound.number))) return null;
     bounds.push({ key: bound.op === 'eq' ? lookup.key : `${lookup.key}__${bound.op}`, number: bound.number });
   }
-  const dated = dateFilters(reads, target, q.dates);
+  const dated = dateFilters(reads, target, q, context);
   if (dated === null) return null;
   const stated = stateFilters(q, reads, target, states);
   if (stated === null) return null;
@@ -161,13 +162,15 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget,
   if (q.or && ![...byKey.values()].some((e) => e.values.length > 1)) return null;
   const hostNamed = namedFilters(q, target, context);
   if (hostNamed === null) return null;
-  for (const { key, number } of [...bounds, ...dated, ...stated.filters, ...ids, ...hostNamed.filters]) {
+  for (const { key, number } of [...bounds, ...dated.filters, ...stated.filters, ...ids, ...hostNamed.filters]) {
     if (key in filters) return null;
     filters[key] = number;
   }
-  if (hostNamed.exclude !== null) {
+  // An exclusion drops the rows matching all of its keys: two reasons to exclude cannot share one.
+  for (const more of [dated.exclude, hostNamed.exclude]) {
+    if (more === null || Object.keys(more).length === 0) continue;
     if (Object.keys(exclude).length > 0) return null;
-    Object.assign(exclude, hostNamed.exclude);
+    Object.assign(exclude, more);
   }
 
   if (q.verbs.length > 0 && !verbsWalked(q.verbs, target, Object.keys(filters))) return null;
@@ -368,10 +371,32 @@ function idFilter(q: Question, target: ReadTarget): { key: string; number: JsonV
   return typed.length === 1 ? [{ key: id.key, number: typed[0] as JsonValue }] : [{ key: `${id.key}__in`, number: typed }];
 }
 
-/** A date phrase as bounds on a date field: within the period, after, since, before or until it. */
-function dateFilters(reads: CompiledReads, target: ReadTarget, dates: readonly DateBound[]): { key: string; number: JsonValue }[] | null {
+/**
+ * A date phrase as bounds on a date field: within the period, after, since, before or until it. With
+ * no field named on a subject with a start and an end ("running now", "on today", "em cartaz"), the
+ * rows whose period holds it (date-ranges.ts).
+ */
+function dateFilters(reads: CompiledReads, target: ReadTarget, q: Question, context: ReadContext): { filters: { key: string; number: JsonValue }[]; exclude: Record<string, JsonValue> | null } | null {
   const out: { key: string; number: JsonValue }[] = [];
-  for (const d of dates) {
+  let exclude: Record<string, JsonValue> | null = null;
+  const pair = periodPair(target);
+  const holding = (period: Parameters<typeof periodHolding>[1] | null): boolean => {
+    const range = pair === null || period === null || exclude !== null ? null : periodHolding(pair, period);
+    if (range === null) return false;
+    out.push(...range.filters);
+    exclude = range.exclude;
+    return true;
+  };
+  const unfielded = q.dates.filter((d) => d.field === null && !d.made && d.bound === 'in');
+  if (q.current.length > 0 && unfielded.length === 0) {
+    // "now", "currently" say nothing where no period is; "running", "em cartaz" must find one.
+    if (!holding(nowPeriod(context.now)) && !q.current.every((c) => c.glue)) return null;
+  }
+  for (const d of q.dates) {
+    if (pair !== null && unfielded.includes(d) && ownFields(target, DATED).length !== 1) {
+      if (!holding(d.date)) return null;
+      continue;
+    }
     let lookup: ReadLookup | null;
     const year = d.field === null ? null : yearFilter(target, d);
     if (year !== undefined && year !== null) {
@@ -398,7 +423,7 @@ function dateFilters(reads: CompiledReads, target: ReadTarget, dates: readonly D
       case 'until': out.push({ key: `${key}__lt`, number: to }); break;
     }
   }
-  return out;
+  return { filters: out, exclude };
 }
 
 /**
