@@ -52,6 +52,8 @@ export interface Rank {
   readonly adjective: string | null;
   readonly rows: number;
   readonly text: string;
+  /** The manager whose related rows are counted ("the most performances", "mais apresentações"). */
+  readonly related: MeaningOf<'manager'> | null;
 }
 
 export interface Question {
@@ -110,6 +112,9 @@ const GLUE = new Set<Meaning['kind']>(['stop', 'link', 'monthLead']);
 const OPENERS = new Set<Meaning['kind']>(['replacing', 'exists']);
 
 const NUMBER_OF = /^(?:number of|numero de|quantidade de)$/;
+
+/** Superlatives that, before a manager, count its rows related to each subject row. */
+const COUNTED = /^(?:most|fewest|least|mais|menos)$/;
 
 const POSSESSIVE = /(?<![a-z0-9])(?:their|its|seus|suas|seu|sua)\s+$/;
 
@@ -287,12 +292,15 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     const superlative = meaningOf(item.span.meanings, 'superlative');
     const degree = meaningOf(item.span.meanings, 'degree');
     const adjectiveHere = item.span.adjective !== null && degree !== undefined;
-    if (superlative === undefined && !adjectiveHere && !(degree !== undefined && at(i + 1)?.span.adjective != null)) continue;
+    // "which production has the most performances?", "qual produção tem mais apresentações?": rows ranked by a count of related rows.
+    const relatedHere = COUNTED.test(fold(item.span.text)) && has(at(i + 1), 'manager') && adjacent(folded, item, at(i + 1));
+    if (superlative === undefined && !adjectiveHere && !relatedHere && !(degree !== undefined && at(i + 1)?.span.adjective != null)) continue;
     if (q.rank !== null) return null;
     let adjective: string | null = null;
     let sense: Superlative;
     let end = i;
     if (superlative !== undefined) sense = superlative.sense;
+    else if (relatedHere) sense = { direction: (degree as MeaningOf<'degree'>).direction, by: 'named' };
     else if (adjectiveHere) {
       sense = { direction: (degree).direction, by: 'named' };
       adjective = item.span.adjective;
@@ -304,7 +312,11 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     }
     item.used = true;
     let field: FieldWord | null = null;
-    if (adjective === null) {
+    let related: MeaningOf<'manager'> | null = null;
+    if (relatedHere) {
+      related = meaningOf((at(i + 1) as Item).span.meanings, 'manager') as MeaningOf<'manager'>;
+      (at(i + 1) as Item).used = true;
+    } else if (adjective === null) {
       field = fieldOf(at(end + 1));
       if (field !== null) (at(end + 1) as Item).used = true;
       else if (sense.by === 'named') {
@@ -325,7 +337,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       candidate.used = true;
       break;
     }
-    q.rank = { direction: sense.direction, by: sense.by, scale: sense.scale ?? null, when: sense.when ?? null, field, adjective, rows, text: item.span.text };
+    q.rank = { direction: sense.direction, by: sense.by, scale: sense.scale ?? null, when: sense.when ?? null, field, adjective, rows, text: item.span.text, related };
   }
 
   // Totals and averages: the aggregate word and its field, after it ("average price", "soma dos preços")

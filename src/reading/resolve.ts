@@ -26,7 +26,8 @@ export type Form =
   | { readonly kind: 'count'; readonly text: string }
   | { readonly kind: 'exists'; readonly text: string }
   | { readonly kind: 'aggregate'; readonly op: Aggregate; readonly field: string; readonly text: string }
-  | { readonly kind: 'rank'; readonly direction: Direction; readonly field: string; readonly rows: number; readonly text: string }
+  /** `counted`: the relations walked to the rows counted (`field` is the first), ranked by how many each row has. */
+  | { readonly kind: 'rank'; readonly direction: Direction; readonly field: string; readonly rows: number; readonly text: string; readonly counted?: readonly string[] }
   /** A ranking two fields could carry as well ("the oldest trailer": built year or purchased on): asked, never picked. */
   | { readonly kind: 'choose'; readonly fields: readonly string[]; readonly text: string }
   | { readonly kind: 'attribute'; readonly fields: readonly JsonValue[]; readonly asked: readonly string[] };
@@ -210,6 +211,12 @@ function formOf(q: Question, reads: CompiledReads, target: ReadTarget, identifie
     if (lookup === null || lookup.through.length > 0) return undefined;
     return { kind: 'aggregate', op: q.aggregate.op, field: lookup.field, text: q.aggregate.text };
   }
+  if (q.rank?.related != null) {
+    if (q.fields.length > 0) return undefined;
+    const relations = countedRelations(reads, target, q.rank.related.manager);
+    const path = relations[0]?.split('__');
+    return relations.length !== 1 || path === undefined ? undefined : { kind: 'rank', direction: q.rank.direction, field: path[0] as string, rows: q.rank.rows, text: q.rank.text, counted: path };
+  }
   if (q.rank !== null) {
     const by = rankField(q.rank, q.rank.field ?? (q.fields.length === 1 ? (q.fields[0] as FieldWord) : null), reads, target);
     if (by === null) return undefined;
@@ -289,6 +296,29 @@ function rankField(rank: Rank, word: FieldWord | null, reads: CompiledReads, tar
     case 'named':
       return null;
   }
+}
+
+/**
+ * The relations of the subject to many rows of `manager`: directly (`performances`), else through a
+ * join manager's relation to one row (`roles__actor`). A ranking reads only one: two ("actorRoles",
+ * "understudyRoles" to Role; `repairs__mechanic`, `repairs__inspector`) are two readings, never the first.
+ */
+export function countedRelations(reads: CompiledReads, target: ReadTarget, manager: string): string[] {
+  const many = new Set(target.spec.many ?? []);
+  const lookups = target.spec.lookups.filter((l) => l.manager === manager && many.has(l.through[0] ?? ''));
+  const direct = new Set(lookups.filter((l) => l.through.length === 1).map((l) => l.through[0] as string));
+  if (direct.size > 0) return [...direct];
+  const joined = new Set(
+    lookups
+      .filter((l) => l.through.length === 2 && l.field === 'id')
+      .filter((l) => {
+        const join = target.spec.lookups.find((j) => j.through.length === 1 && j.through[0] === l.through[0])?.manager;
+        const hop = join === undefined ? undefined : reads.targets.get(join);
+        return hop !== undefined && !(hop.spec.many ?? []).includes(l.through[1] as string);
+      })
+      .map((l) => l.through.join('__')),
+  );
+  return [...joined];
 }
 
 /** The subject's one own decimal field, or null (none, or several: which would be a guess). */
