@@ -6,6 +6,7 @@
 import { Decimal } from 'decimal.js';
 import type { JsonValue } from '../core/index.js';
 import type { PickedRow, PlanItem } from '../router/index.js';
+import { relatedCount } from '../router/index.js';
 import type { Context } from './context.js';
 import { conditions, whereOf } from './filters.js';
 import { fieldLabel, isRecord, rowsOf } from './labels.js';
@@ -73,15 +74,20 @@ function rankAnswer(ctx: Context, index: number, step: number, read: ToolOutcome
     const v = (rows[p.row] as Record<string, JsonValue>)[field];
     return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v);
   });
-  const sense = dated ? (outcome.operation === 'top' ? 'latest' : 'earliest') : outcome.operation === 'top' ? 'top' : 'bottom';
+  // A list of related rows is ranked by how many there are: "with the most performances: Into the Woods (4)".
+  const counted = picked.some((p) => Array.isArray((rows[p.row] as Record<string, JsonValue>)[field]));
+  const sense = counted ? (outcome.operation === 'top' ? 'most' : 'fewest') : dated ? (outcome.operation === 'top' ? 'latest' : 'earliest') : outcome.operation === 'top' ? 'top' : 'bottom';
   const clause = whereOf(ctx, tool, read.arguments);
   const where = clause === '' ? '' : `${clause},`;
   const entry = (p: PickedRow): Written => {
     const row = rows[p.row] as Readonly<Record<string, JsonValue>>;
     const name = title ?? identity ?? field;
+    const cell = row[field];
     return fillIn(ctx.words.withValue, {
       row: value(shown(ctx, tool, name, row[name]), sourceOf(step, tool, p.row, row, identity, name)),
-      value: value(shown(ctx, tool, field, row[field]), { ...sourceOf(step, tool, p.row, row, identity, field), step: index, from: [p] }),
+      value: Array.isArray(cell)
+        ? value(String(relatedCount(cell)), { step: index, tool: null, row: null, id: null, field: 'value', from: [p] } satisfies Source)
+        : value(shown(ctx, tool, field, cell), { ...sourceOf(step, tool, p.row, row, identity, field), step: index, from: [p] }),
     });
   };
   const label = fieldLabel(ctx, tool, field);

@@ -53,8 +53,9 @@ export interface AnswerWords {
   /** The row (or rows) with the highest or lowest value of a field. */
   readonly rankOne: string;
   readonly rankMany: string;
-  readonly rankWords: Readonly<Record<'top' | 'bottom' | 'latest' | 'earliest', string>>;
-  readonly rankManyWords: Readonly<Record<'top' | 'bottom' | 'latest' | 'earliest', string>>;
+  /** `most`/`fewest`: ranked by a count of related rows. */
+  readonly rankWords: Readonly<Record<'top' | 'bottom' | 'latest' | 'earliest' | 'most' | 'fewest', string>>;
+  readonly rankManyWords: Readonly<Record<'top' | 'bottom' | 'latest' | 'earliest' | 'most' | 'fewest', string>>;
   readonly withValue: string;
   /** One attribute of one row: "Unit price of Shaft: 38.00." */
   readonly attribute: string;
@@ -123,8 +124,8 @@ const en: AnswerWords = {
   aggregateOf: { sum: 'Total', average: 'Average', minimum: 'Lowest', maximum: 'Highest' },
   rankOne: '{noun} with {rank} {field}: {row}',
   rankMany: '{count} {noun} with {rank} {field}:',
-  rankWords: { top: 'the highest', bottom: 'the lowest', latest: 'the latest', earliest: 'the earliest' },
-  rankManyWords: { top: 'the highest', bottom: 'the lowest', latest: 'the latest', earliest: 'the earliest' },
+  rankWords: { top: 'the highest', bottom: 'the lowest', latest: 'the latest', earliest: 'the earliest', most: 'the most', fewest: 'the fewest' },
+  rankManyWords: { top: 'the highest', bottom: 'the lowest', latest: 'the latest', earliest: 'the earliest', most: 'the most', fewest: 'the fewest' },
   withValue: '{row} ({value})',
   attribute: '{field} of {row}: {value}.',
   readAs: '(Read "{typed}" as "{read}".)',
@@ -191,8 +192,8 @@ const ptBR: AnswerWords = {
   aggregateOf: { sum: 'Total', average: 'Média', minimum: 'Menor valor', maximum: 'Maior valor' },
   rankOne: '{noun} com {rank} {field}: {row}',
   rankMany: '{count} {noun} com {rank} {field}:',
-  rankWords: { top: 'o maior valor de', bottom: 'o menor valor de', latest: 'a data mais recente de', earliest: 'a data mais antiga de' },
-  rankManyWords: { top: 'os maiores valores de', bottom: 'os menores valores de', latest: 'as datas mais recentes de', earliest: 'as datas mais antigas de' },
+  rankWords: { top: 'o maior valor de', bottom: 'o menor valor de', latest: 'a data mais recente de', earliest: 'a data mais antiga de', most: 'mais', fewest: 'menos' },
+  rankManyWords: { top: 'os maiores valores de', bottom: 'os menores valores de', latest: 'as datas mais recentes de', earliest: 'as datas mais antigas de', most: 'mais', fewest: 'menos' },
   withValue: '{row} ({value})',
   attribute: '{field} de {row}: {value}.',
   readAs: '(Li "{typed}" como "{read}".)',

@@ -151,7 +151,9 @@ function hostNounsOf(catalogue: Catalogue, words: LanguageWords): Set<string> {
 
 function addGrammar(grammar: DataGrammar, add: (phrase: string, meaning: Meaning) => void): void {
   for (const [op, list] of Object.entries(grammar.comparators) as [keyof DataGrammar['comparators'], readonly string[]][]) for (const word of list) add(word, { kind: 'comparator', op });
+  for (const [op, list] of Object.entries(grammar.comparatorsAfter) as [keyof DataGrammar['comparatorsAfter'], readonly string[]][]) for (const word of list) add(word, { kind: 'comparator', op, after: true });
   for (const [bound, list] of Object.entries(grammar.dateBounds) as [keyof DataGrammar['dateBounds'], readonly string[]][]) for (const word of list) add(word, { kind: 'dateBound', bound });
+  for (const word of grammar.current) add(word, { kind: 'current' });
   for (const word of grammar.between.open) add(word, { kind: 'between' });
   for (const word of grammar.count) add(word, { kind: 'count' });
   for (const [op, list] of Object.entries(grammar.aggregates) as [keyof DataGrammar['aggregates'], readonly string[]][]) for (const word of list) add(word, { kind: 'aggregate', op });

@@ -106,7 +106,7 @@ function matchedOf(meaning: Meaning): string {
     case 'value': return `value ${meaning.manager}.${meaning.field} = ${meaning.value}`;
     case 'condition': return `condition ${meaning.manager}.${meaning.name} ${JSON.stringify(meaning.filter)}`;
     case 'firstPerson': return 'the first person (actorRow)';
-    case 'comparator': return `comparator ${meaning.op}`;
+    case 'comparator': return `comparator ${meaning.op}${meaning.after === true ? ' after its value' : ''}`;
     case 'dateBound': return `date bound ${meaning.bound}`;
     case 'aggregate': return `total ${meaning.op}`;
     case 'superlative': return `superlative ${meaning.sense.direction} by ${meaning.sense.by}`;

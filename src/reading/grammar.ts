@@ -25,6 +25,10 @@ export interface Superlative {
 
 export interface DataGrammar {
   readonly comparators: Readonly<Record<Comparator, readonly string[]>>;
+  /** Comparators said after their value, inclusive ("2000 or later", "5 or more", "150 ou mais"). */
+  readonly comparatorsAfter: Readonly<Record<'gte' | 'lte', readonly string[]>>;
+  /** Words saying a row's period holds now ("running", "em cartaz"); see date-ranges.ts. */
+  readonly current: readonly string[];
   /** Date bounds: after / since / before / until a date phrase. */
   readonly dateBounds: Readonly<Record<'after' | 'since' | 'before' | 'until', readonly string[]>>;
   /** "between X and Y": the opener and the join. */
@@ -73,10 +77,15 @@ export interface DataGrammar {
 const EN: DataGrammar = {
   comparators: {
     gt: ['above', 'over', 'more than', 'greater than', 'higher than', 'bigger than', 'larger than', 'heavier than', 'exceeding', 'in excess of'],
-    gte: ['at least', 'no less than', 'or more', 'minimum of'],
+    gte: ['at least', 'no less than', 'minimum of'],
     lt: ['below', 'under', 'less than', 'lower than', 'smaller than', 'fewer than', 'lighter than', 'cheaper than'],
-    lte: ['at most', 'no more than', 'or less', 'up to', 'maximum of'],
+    lte: ['at most', 'no more than', 'up to', 'maximum of'],
   },
+  comparatorsAfter: {
+    gte: ['or more', 'or later', 'or after', 'or above', 'or over', 'or higher', 'or greater', 'or longer', 'or newer', 'and up', 'and above', 'and over', 'and later', 'onwards'],
+    lte: ['or less', 'or fewer', 'or earlier', 'or before', 'or below', 'or under', 'or lower', 'or shorter', 'and under', 'and below', 'and earlier'],
+  },
+  current: ['running', 'ongoing', 'in progress', 'under way', 'underway', 'happening', 'showing', 'in effect', 'now', 'right now', 'currently', 'at the moment'],
   dateBounds: { after: ['after', 'later than'], since: ['since', 'from', 'starting'], before: ['before', 'earlier than', 'prior to'], until: ['until', 'till', 'by', 'up to'] },
   between: { open: ['between'], join: ['and'] },
   count: ['how many', 'number of', 'count of', 'count'],
@@ -128,10 +137,15 @@ const EN: DataGrammar = {
 const PT: DataGrammar = {
   comparators: {
     gt: ['acima de', 'maior que', 'maior do que', 'mais de', 'mais que', 'mais do que', 'superior a', 'acima dos', 'acima das', 'passando de', 'acima do', 'acima da'],
-    gte: ['pelo menos', 'no minimo', 'ao menos', 'a partir de', 'ou mais'],
+    gte: ['pelo menos', 'no minimo', 'ao menos', 'a partir de'],
     lt: ['abaixo de', 'menor que', 'menor do que', 'menos de', 'menos que', 'menos do que', 'inferior a', 'abaixo dos', 'abaixo das', 'abaixo do', 'abaixo da'],
-    lte: ['no maximo', 'ate', 'ou menos'],
+    lte: ['no maximo', 'ate'],
   },
+  comparatorsAfter: {
+    gte: ['ou mais', 'em diante', 'ou acima', 'ou superior', 'ou mais tarde', 'para cima'],
+    lte: ['ou menos', 'ou antes', 'ou abaixo', 'ou inferior', 'para baixo'],
+  },
+  current: ['em cartaz', 'em andamento', 'em curso', 'esta em cartaz', 'estao em cartaz', 'esta em andamento', 'estao em andamento', 'esta em curso', 'estao em curso', 'acontecendo', 'vigente', 'vigentes', 'em exibicao', 'agora', 'atualmente', 'no momento'],
   dateBounds: { after: ['depois de', 'apos', 'depois do', 'depois da'], since: ['desde', 'a partir de', 'a partir do', 'a partir da'], before: ['antes de', 'antes do', 'antes da'], until: ['ate', 'ate o', 'ate a'] },
   between: { open: ['entre'], join: ['e'] },
   count: ['quantos', 'quantas', 'numero de', 'quantidade de'],

@@ -14,8 +14,11 @@ export type Meaning =
   | { readonly kind: 'agentField'; readonly manager: string; readonly field: string }
   /** "live in", "moram em": goes with a place field's value or question (place-words.ts). */
   | { readonly kind: 'place' }
-  | { readonly kind: 'comparator'; readonly op: Comparator }
+  /** `after`: said after its value ("2000 or later"). */
+  | { readonly kind: 'comparator'; readonly op: Comparator; readonly after?: true }
   | { readonly kind: 'dateBound'; readonly bound: 'after' | 'since' | 'before' | 'until' }
+  /** A row's period holding now ("running", "em cartaz"): date-ranges.ts. */
+  | { readonly kind: 'current' }
   | { readonly kind: 'between' }
   | { readonly kind: 'count' }
   | { readonly kind: 'aggregate'; readonly op: Aggregate }

@@ -52,6 +52,8 @@ export interface Rank {
   readonly adjective: string | null;
   readonly rows: number;
   readonly text: string;
+  /** The manager whose related rows are counted ("the most performances", "mais apresentações"). */
+  readonly related: MeaningOf<'manager'> | null;
 }
 
 export interface Question {
@@ -95,6 +97,8 @@ export interface Question {
   readonly conditions: readonly { readonly meanings: readonly MeaningOf<'condition'>[]; readonly negated: boolean; readonly text: string }[];
   /** The asking person ("my bookings", "have I paid"): their rows only. */
   readonly firstPerson: boolean;
+  /** Words saying the row's period holds now ("running", "em cartaz"; `glue`: also a word that says nothing, "now"). */
+  readonly current: readonly { readonly text: string; readonly glue: boolean }[];
   readonly replacing: boolean;
   readonly narrowing: boolean;
   readonly or: boolean;
@@ -108,6 +112,9 @@ const GLUE = new Set<Meaning['kind']>(['stop', 'link', 'monthLead']);
 const OPENERS = new Set<Meaning['kind']>(['replacing', 'exists']);
 
 const NUMBER_OF = /^(?:number of|numero de|quantidade de)$/;
+
+/** Superlatives that, before a manager, count its rows related to each subject row. */
+const COUNTED = /^(?:most|fewest|least|mais|menos)$/;
 
 const POSSESSIVE = /(?<![a-z0-9])(?:their|its|seus|suas|seu|sua)\s+$/;
 
@@ -156,6 +163,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     possessiveManager: false,
     conditions: [] as Question['conditions'][number][],
     firstPerson: false,
+    current: [] as { text: string; glue: boolean }[],
     replacing: false,
     narrowing: false,
     or: false,
@@ -187,8 +195,13 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
   for (const [i, item] of items.entries()) {
     if (item.span.date === null) continue;
     const boundItem = has(at(i - 1), 'dateBound') || has(at(i - 1), 'comparator') ? at(i - 1) : undefined;
-    const bound = boundItem === undefined ? 'in' : dateBoundOf(boundItem.span.meanings);
+    // "in 2000 or later", "2010 ou antes": a comparator after the date opens its period on that side.
+    const afterItem = isAfterComparator(at(i + 1)) ? at(i + 1) : undefined;
+    if (afterItem !== undefined && boundItem !== undefined) return null;
+    const after = afterItem === undefined ? null : (meaningOf(afterItem.span.meanings, 'comparator') as MeaningOf<'comparator'>).op === 'gte' ? 'since' : 'until';
+    const bound = boundItem === undefined ? (after ?? 'in') : dateBoundOf(boundItem.span.meanings);
     if (bound === null) return null;
+    if (afterItem !== undefined) afterItem.used = true;
     const fieldItem = at(i - (boundItem === undefined ? 1 : 2));
     const field = fieldOf(fieldItem);
     // "bookings made in January": with no field word, a verb of making names the date the row was made.
@@ -240,9 +253,26 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     q.bounds.push({ field, op: 'gte', number: low }, { field, op: 'lte', number: high });
   }
 
+  // Comparators after their number: [field] number [unit] comparator [field] ("an audience of 400 or
+  // more", "40 pounds or more", "5 or more seats"). The unit is a word of the field itself.
+  for (const [i, item] of items.entries()) {
+    if (item.used || !isAfterComparator(item)) continue;
+    const unit = numberOf(at(i - 1)) === null && numberOf(at(i - 2)) !== null ? fieldOf(at(i - 1)) : null;
+    const n = unit === null ? i - 1 : i - 2;
+    const number = numberOf(at(n));
+    if (number === null) return null;
+    const before = fieldOf(at(n - 1));
+    const shared = unit !== null && before !== null ? unit.filter((u) => before.some((b) => b.manager === u.manager && b.field === u.field)) : null;
+    const afterField = unit === null && before === null ? fieldOf(at(i + 1)) : null;
+    const field = shared !== null && shared.length > 0 ? shared : (unit ?? before ?? afterField);
+    const op = (meaningOf(item.span.meanings, 'comparator') as MeaningOf<'comparator'>).op;
+    for (const j of [n, i, ...(unit !== null ? [i - 1] : []), ...((unit === null || (shared?.length ?? 0) > 0) && before !== null ? [n - 1] : []), ...(afterField !== null ? [i + 1] : [])]) (at(j) as Item).used = true;
+    q.bounds.push({ field, op, number });
+  }
+
   // Comparators: field comparator number, or comparator number field ("at least 5000 units in stock").
   for (const [i, item] of items.entries()) {
-    if (item.used || !has(item, 'comparator')) continue;
+    if (item.used || !has(item, 'comparator') || isAfterComparator(item)) continue;
     const op = meaningOf(item.span.meanings, 'comparator')?.op as Comparator;
     const number = numberOf(at(i + 1));
     if (number === null) continue;
@@ -262,12 +292,15 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     const superlative = meaningOf(item.span.meanings, 'superlative');
     const degree = meaningOf(item.span.meanings, 'degree');
     const adjectiveHere = item.span.adjective !== null && degree !== undefined;
-    if (superlative === undefined && !adjectiveHere && !(degree !== undefined && at(i + 1)?.span.adjective != null)) continue;
+    // "which production has the most performances?", "qual produção tem mais apresentações?": rows ranked by a count of related rows.
+    const relatedHere = COUNTED.test(fold(item.span.text)) && has(at(i + 1), 'manager') && adjacent(folded, item, at(i + 1));
+    if (superlative === undefined && !adjectiveHere && !relatedHere && !(degree !== undefined && at(i + 1)?.span.adjective != null)) continue;
     if (q.rank !== null) return null;
     let adjective: string | null = null;
     let sense: Superlative;
     let end = i;
     if (superlative !== undefined) sense = superlative.sense;
+    else if (relatedHere) sense = { direction: (degree as MeaningOf<'degree'>).direction, by: 'named' };
     else if (adjectiveHere) {
       sense = { direction: (degree).direction, by: 'named' };
       adjective = item.span.adjective;
@@ -279,7 +312,11 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     }
     item.used = true;
     let field: FieldWord | null = null;
-    if (adjective === null) {
+    let related: MeaningOf<'manager'> | null = null;
+    if (relatedHere) {
+      related = meaningOf((at(i + 1) as Item).span.meanings, 'manager') as MeaningOf<'manager'>;
+      (at(i + 1) as Item).used = true;
+    } else if (adjective === null) {
       field = fieldOf(at(end + 1));
       if (field !== null) (at(end + 1) as Item).used = true;
       else if (sense.by === 'named') {
@@ -300,7 +337,7 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
       candidate.used = true;
       break;
     }
-    q.rank = { direction: sense.direction, by: sense.by, scale: sense.scale ?? null, when: sense.when ?? null, field, adjective, rows, text: item.span.text };
+    q.rank = { direction: sense.direction, by: sense.by, scale: sense.scale ?? null, when: sense.when ?? null, field, adjective, rows, text: item.span.text, related };
   }
 
   // Totals and averages: the aggregate word and its field, after it ("average price", "soma dos preços")
@@ -361,6 +398,10 @@ export function bindQuestion(spans: readonly Span[], folded: string, numeric: (f
     }
     if (kinds.has('firstPerson')) {
       q.firstPerson = true;
+      continue;
+    }
+    if (kinds.has('current') && !kinds.has('manager') && !kinds.has('field') && !kinds.has('value')) {
+      q.current.push({ text: span.text, glue: [...kinds].some((k) => GLUE.has(k) || OPENERS.has(k)) });
       continue;
     }
     if (kinds.has('condition')) {
@@ -472,6 +513,11 @@ function bindPlaces(items: Item[], valueOfField: Map<Item, readonly MeaningOf<'v
     item.used = true;
   }
   return true;
+}
+
+/** A comparator said after its value ("or more", "or later", "ou mais"). */
+function isAfterComparator(item: Item | undefined): boolean {
+  return item !== undefined && !item.used && item.span.meanings.some((m) => m.kind === 'comparator' && m.after === true);
 }
 
 /** A row's number: a whole number as typed, not a date, a scale or a decimal. */

@@ -19,7 +19,7 @@ import type { Question } from './question.js';
 import type { Form, ReadContext, Resolved } from './resolve.js';
 import { explanationOf } from './explain.js';
 import type { Span } from './spans.js';
-import { resolveOn, subjectOf, validArguments } from './resolve.js';
+import { countedRelations, resolveOn, subjectOf, validArguments } from './resolve.js';
 import type { SchemaQuestions } from './schema-questions.js';
 import { findSpans } from './spans.js';
 import { isNumberField } from './lookups.js';
@@ -76,10 +76,16 @@ function readWords(reads: CompiledReads, schema: SchemaQuestions | null, clause:
   }
   const read = resolveOn(q, reads, target, context);
   const resolved = read === null || q.rank?.when == null || read.form?.kind !== 'rank' ? read : boundedByNow(read, q.rank.when, clause.now);
-  if (resolved === null) return mine(q, context) ?? none(found.spans);
+  if (resolved === null) return mine(q, context) ?? twoRelations(q, reads, target, context) ?? none(found.spans);
   if (lonelySingular(q, resolved)) return none(found.spans);
   if (resolved.form?.kind === 'choose') return { reading: { steps: [chooseStep(reads, target, resolved.form.fields, resolved.form.text)] }, spans: found.spans, resolved, context };
   return done(resolved, 'D1 read', false);
+}
+
+/** "which actor has the most roles?" where an actor has roles two ways (acts, understudies): unread, naming both. */
+function twoRelations(q: Question, reads: CompiledReads, target: ReadTarget, context: ReadContext): ClauseRead | null {
+  const relations = q.rank?.related == null ? [] : countedRelations(reads, target, q.rank.related.manager);
+  return relations.length > 1 ? { reading: unread(`U15 two relations ${relations.join(', ')}`), spans: null, resolved: null, context } : null;
 }
 
 /** "show my bookings" that cannot be narrowed to the asking person's rows: unread, never everyone's rows. */
@@ -121,6 +127,8 @@ function lonelySingular(q: Question, resolved: Resolved): boolean {
 function stepsOf(resolved: Resolved, rule: string, carried: boolean): DataStep[] | null {
   const { target, filters, exclude, form } = resolved;
   const fields: JsonValue[] = form?.kind === 'attribute' ? [...form.fields] : [...target.spec.fields];
+  // A ranking by a count of related rows reads their ids with each row.
+  if (form?.kind === 'rank' && form.counted !== undefined) fields.push(form.counted.reduceRight<JsonValue>((inner, relation) => ({ [relation]: [inner] }), 'id'));
   const args: Record<string, JsonValue> = { fields };
   if (Object.keys(filters).length > 0) args['filters'] = { ...filters };
   if (Object.keys(exclude).length > 0) args['exclude'] = { ...exclude };
@@ -152,7 +160,7 @@ function computeOf(form: Form | null): DataStep | null {
     case 'aggregate':
       return { kind: 'compute', text: form.text, decidedBy: `C1 ${form.op} ${form.field}`, compute: { operation: form.op, field: form.field } };
     case 'rank':
-      return { kind: 'compute', text: form.text, decidedBy: `C1 ${form.direction} ${form.rows} ${form.field}`, compute: { operation: form.direction, field: form.field, rows: form.rows } };
+      return { kind: 'compute', text: form.text, decidedBy: `C1 ${form.direction} ${form.rows} ${form.counted !== undefined ? `count of ${form.counted.join('.')}` : form.field}`, compute: { operation: form.direction, field: form.field, rows: form.rows } };
   }
 }
 

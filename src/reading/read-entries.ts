@@ -33,6 +33,7 @@ export function readEntries(index: SchemaIndex, tools: readonly ReadTool[]): Cat
         manager,
         fields: indexed.entry.fields.filter((field) => asReadType(field.type) !== null).map((field) => field.name),
         lookups: lookupsOf(index, indexed),
+        many: indexed.entry.relations.filter((r) => r.cardinality !== 'one' && index.indexed(r.target) !== undefined).map((r) => r.name),
       },
     };
   });

@@ -19,13 +19,15 @@ import type { MeaningOf, ReadTarget } from './meanings.js';
 import { actorFilter, conditionFilter } from './named-words.js';
 import type { DateBound, FieldWord, Question, Rank } from './question.js';
 import { verbSubject, verbsWalked } from './relation-verbs.js';
+import { nowPeriod, periodHolding, periodPair } from './date-ranges.js';
 
 export type Form =
   | { readonly kind: 'list' }
   | { readonly kind: 'count'; readonly text: string }
   | { readonly kind: 'exists'; readonly text: string }
   | { readonly kind: 'aggregate'; readonly op: Aggregate; readonly field: string; readonly text: string }
-  | { readonly kind: 'rank'; readonly direction: Direction; readonly field: string; readonly rows: number; readonly text: string }
+  /** `counted`: the relations walked to the rows counted (`field` is the first), ranked by how many each row has. */
+  | { readonly kind: 'rank'; readonly direction: Direction; readonly field: string; readonly rows: number; readonly text: string; readonly counted?: readonly string[] }
   /** A ranking two fields could carry as well ("the oldest trailer": built year or purchased on): asked, never picked. */
   | { readonly kind: 'choose'; readonly fields: readonly string[]; readonly text: string }
   | { readonly kind: 'attribute'; readonly fields: readonly JsonValue[]; readonly asked: readonly string[] };
@@ -124,7 +126,7 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget,
     if (lookup === null || (lookup.type === 'integer' && !Number.isInteger(bound.number))) return null;
     bounds.push({ key: bound.op === 'eq' ? lookup.key : `${lookup.key}__${bound.op}`, number: bound.number });
   }
-  const dated = dateFilters(reads, target, q.dates);
+  const dated = dateFilters(reads, target, q, context);
   if (dated === null) return null;
   const stated = stateFilters(q, reads, target, states);
   if (stated === null) return null;
@@ -161,13 +163,15 @@ export function resolveOn(q: Question, reads: CompiledReads, target: ReadTarget,
   if (q.or && ![...byKey.values()].some((e) => e.values.length > 1)) return null;
   const hostNamed = namedFilters(q, target, context);
   if (hostNamed === null) return null;
-  for (const { key, number } of [...bounds, ...dated, ...stated.filters, ...ids, ...hostNamed.filters]) {
+  for (const { key, number } of [...bounds, ...dated.filters, ...stated.filters, ...ids, ...hostNamed.filters]) {
     if (key in filters) return null;
     filters[key] = number;
   }
-  if (hostNamed.exclude !== null) {
+  // An exclusion drops the rows matching all of its keys: two reasons to exclude cannot share one.
+  for (const more of [dated.exclude, hostNamed.exclude]) {
+    if (more === null || Object.keys(more).length === 0) continue;
     if (Object.keys(exclude).length > 0) return null;
-    Object.assign(exclude, hostNamed.exclude);
+    Object.assign(exclude, more);
   }
 
   if (q.verbs.length > 0 && !verbsWalked(q.verbs, target, Object.keys(filters))) return null;
@@ -206,6 +210,12 @@ function formOf(q: Question, reads: CompiledReads, target: ReadTarget, identifie
     const lookup = q.aggregate.field === null ? moneyLookup(target) : fieldLookup(target, q.aggregate.field, NUMERIC);
     if (lookup === null || lookup.through.length > 0) return undefined;
     return { kind: 'aggregate', op: q.aggregate.op, field: lookup.field, text: q.aggregate.text };
+  }
+  if (q.rank?.related != null) {
+    if (q.fields.length > 0) return undefined;
+    const relations = countedRelations(reads, target, q.rank.related.manager);
+    const path = relations[0]?.split('__');
+    return relations.length !== 1 || path === undefined ? undefined : { kind: 'rank', direction: q.rank.direction, field: path[0] as string, rows: q.rank.rows, text: q.rank.text, counted: path };
   }
   if (q.rank !== null) {
     const by = rankField(q.rank, q.rank.field ?? (q.fields.length === 1 ? (q.fields[0] as FieldWord) : null), reads, target);
@@ -288,6 +298,29 @@ function rankField(rank: Rank, word: FieldWord | null, reads: CompiledReads, tar
   }
 }
 
+/**
+ * The relations of the subject to many rows of `manager`: directly (`performances`), else through a
+ * join manager's relation to one row (`roles__actor`). A ranking reads only one: two ("actorRoles",
+ * "understudyRoles" to Role; `repairs__mechanic`, `repairs__inspector`) are two readings, never the first.
+ */
+export function countedRelations(reads: CompiledReads, target: ReadTarget, manager: string): string[] {
+  const many = new Set(target.spec.many ?? []);
+  const lookups = target.spec.lookups.filter((l) => l.manager === manager && many.has(l.through[0] ?? ''));
+  const direct = new Set(lookups.filter((l) => l.through.length === 1).map((l) => l.through[0] as string));
+  if (direct.size > 0) return [...direct];
+  const joined = new Set(
+    lookups
+      .filter((l) => l.through.length === 2 && l.field === 'id')
+      .filter((l) => {
+        const join = target.spec.lookups.find((j) => j.through.length === 1 && j.through[0] === l.through[0])?.manager;
+        const hop = join === undefined ? undefined : reads.targets.get(join);
+        return hop !== undefined && !(hop.spec.many ?? []).includes(l.through[1] as string);
+      })
+      .map((l) => l.through.join('__')),
+  );
+  return [...joined];
+}
+
 /** The subject's one own decimal field, or null (none, or several: which would be a guess). */
 function moneyLookup(target: ReadTarget): ReadLookup | null {
   const decimals = ownFields(target, new Set(['decimal']));
@@ -368,10 +401,32 @@ function idFilter(q: Question, target: ReadTarget): { key: string; number: JsonV
   return typed.length === 1 ? [{ key: id.key, number: typed[0] as JsonValue }] : [{ key: `${id.key}__in`, number: typed }];
 }
 
-/** A date phrase as bounds on a date field: within the period, after, since, before or until it. */
-function dateFilters(reads: CompiledReads, target: ReadTarget, dates: readonly DateBound[]): { key: string; number: JsonValue }[] | null {
+/**
+ * A date phrase as bounds on a date field: within the period, after, since, before or until it. With
+ * no field named on a subject with a start and an end ("running now", "on today", "em cartaz"), the
+ * rows whose period holds it (date-ranges.ts).
+ */
+function dateFilters(reads: CompiledReads, target: ReadTarget, q: Question, context: ReadContext): { filters: { key: string; number: JsonValue }[]; exclude: Record<string, JsonValue> | null } | null {
   const out: { key: string; number: JsonValue }[] = [];
-  for (const d of dates) {
+  let exclude: Record<string, JsonValue> | null = null;
+  const pair = periodPair(target);
+  const holding = (period: Parameters<typeof periodHolding>[1] | null): boolean => {
+    const range = pair === null || period === null || exclude !== null ? null : periodHolding(pair, period);
+    if (range === null) return false;
+    out.push(...range.filters);
+    exclude = range.exclude;
+    return true;
+  };
+  const unfielded = q.dates.filter((d) => d.field === null && !d.made && d.bound === 'in');
+  if (q.current.length > 0 && unfielded.length === 0) {
+    // "now", "currently" say nothing where no period is; "running", "em cartaz" must find one.
+    if (!holding(nowPeriod(context.now)) && !q.current.every((c) => c.glue)) return null;
+  }
+  for (const d of q.dates) {
+    if (pair !== null && unfielded.includes(d) && ownFields(target, DATED).length !== 1) {
+      if (!holding(d.date)) return null;
+      continue;
+    }
     let lookup: ReadLookup | null;
     const year = d.field === null ? null : yearFilter(target, d);
     if (year !== undefined && year !== null) {
@@ -398,7 +453,7 @@ function dateFilters(reads: CompiledReads, target: ReadTarget, dates: readonly D
       case 'until': out.push({ key: `${key}__lt`, number: to }); break;
     }
   }
-  return out;
+  return { filters: out, exclude };
 }
 
 /**

@@ -85,6 +85,7 @@ function checkReadParts(entry: CatalogueEntry, where: string): void {
     bad(`has reads.fields that is not a non-empty list of field names (manager ${reads.manager}).`);
   }
   if (!Array.isArray(reads.lookups)) bad(`has reads.lookups that is not a list (manager ${reads.manager}).`);
+  if (reads.many !== undefined && (!Array.isArray(reads.many) || reads.many.some((r) => typeof r !== 'string' || r.length === 0))) bad(`has reads.many that is not a list of relation names (manager ${reads.manager}).`);
   const keys = new Set<string>();
   reads.lookups.forEach((lookup, i) => {
     const at = `reads.lookups[${i}]`;

@@ -22,7 +22,7 @@ interface Item {
  * query-shaped result (`{ data, total_count }`) counts as `total_count` and the others go over `data`
  * — and refuse a page that holds fewer rows than the total, since a sum or a ranking over part of the
  * rows would be wrong. `exists` says whether any row is there; `top` and `bottom` pick the `rows`
- * rows with the highest or lowest field (ties with the last one kept), and `minimum` and `maximum`
+ * rows with the highest or lowest field (a list field: its distinct rows; ties with the last one kept), and `minimum` and `maximum`
  * the rows that have the value.
  */
 export function runCompute(step: PlanItem, results: readonly JsonValue[]): ComputeResult {
@@ -97,11 +97,22 @@ function rank(items: readonly Item[], field: string | null, direction: 'top' | '
 
 type SortKey = Decimal | string;
 
+/**
+ * How many related rows a list holds: distinct ones, leaving out empty links — through a join
+ * manager ("the most actors" over roles) one actor with two roles counts once.
+ */
+export function relatedCount(list: readonly JsonValue[]): number {
+  const links = list.filter((item) => !(typeof item === 'object' && item !== null && !Array.isArray(item) && Object.values(item).every((v) => v === null)));
+  return new Set(links.map((item) => JSON.stringify(item))).size;
+}
+
 function sortKeyOf(item: JsonValue, field: string): SortKey | null {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
   const record = item as Record<string, JsonValue>;
   const key = Object.keys(record).find((k) => k.toLowerCase() === field.toLowerCase());
   const value = key === undefined ? undefined : record[key];
+  // A list of related rows ranks by how many there are ("the most performances").
+  if (Array.isArray(value)) return new Decimal(relatedCount(value));
   if (typeof value === 'number' || (typeof value === 'string' && /^-?\d+(?:\.\d+)?$/.test(value))) return new Decimal(value);
   // Dates and date-times sort as written (ISO 8601 in UTC or one offset).
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return value;

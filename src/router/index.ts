@@ -21,7 +21,7 @@ export { escapePhrase, PhraseSet } from './compile.js';
 export type { PhraseMatch } from './compile.js';
 export { fold, foldPhrase, humanize, identifierWords, listWords, stem, tokenize } from './text.js';
 export type { Token } from './text.js';
-export { runCompute } from './compute.js';
+export { relatedCount, runCompute } from './compute.js';
 export type { ComputeResult, PickedRow } from './compute.js';
 export { checkArguments } from './schema-check.js';
 export { readDates } from './read-dates.js';

@@ -47,6 +47,8 @@ export interface ReadSpec {
   readonly fields: readonly string[];
   /** Every filter the pass may use: own fields and fields through relations (depth ≤ 2). */
   readonly lookups: readonly ReadLookup[];
+  /** Relations of the subject to many rows (`many`, `manyToMany`): what "the most Y" counts. */
+  readonly many?: readonly string[];
 }
 
 /** One filter a data read may use: a field of the subject or of a manager its relations reach. */
