@@ -7,9 +7,16 @@ export async function readText(file: string, option: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new CliUsageError(`${option}: cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliUsageError(`${option}: cannot read '${file}': ${(code === undefined ? undefined : unreadable[code]) ?? code ?? (error as Error).message}`);
   }
 }
+
+const unreadable: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file (check the path, relative to the current folder)',
+  EISDIR: 'it is a folder; give a file',
+  EACCES: 'permission denied',
+};
 
 /** JSON or YAML text (YAML reads JSON too); a usage error naming the flag when it is neither. */
 export function parseData(text: string, option: string): unknown {

@@ -73,6 +73,9 @@ describe('plumb ask', () => {
     const bad = await ask(['what is this?', '--demo', '--db', ':memory:', '--context-file', invalid]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("invalid_context: The page context is invalid at 'context.0.title'");
+    const missing = await ask(['what is this?', '--demo', '--db', ':memory:', '--context-file', join(dir, 'nowhere.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--context-file: cannot read '${join(dir, 'nowhere.json')}': no such file`);
   });
 
   it('holds a write the router planned for the person: --no rejects it, nothing is charged, and it exits 4', async () => {
