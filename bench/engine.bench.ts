@@ -10,12 +10,11 @@
  * turn on a long thread (200 turns before it: the history read and the summary round), and the
  * heap Plumb retains beyond its journal after 10,000 turns.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
-import Database from 'better-sqlite3';
 import { runInNewContext } from 'node:vm';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage } from '@langchain/core/messages';
@@ -32,6 +31,7 @@ import type { Store } from '../src/store/index.js';
 import pg from 'pg';
 import type { Benchmark } from './harness.js';
 import { machineLine, measure, printTable, summarize } from './harness.js';
+import { walWrites } from './sqlite-wal.js';
 import { callsSoFar, input, plumbEngine, rows } from './plumb-kit.js';
 
 setFlagsFromString('--expose-gc');
@@ -172,23 +172,10 @@ async function journalCost(dir: string, ks: readonly number[]): Promise<void> {
     const path = join(dir, `journal-k${k}.db`);
     const subject = plumbTurn(await openSqliteStore({ path }), k);
     for (let i = 0; i < 200; i++) await subject.run(i);
-    const reader = new Database(path);
-    reader.pragma('wal_checkpoint(TRUNCATE)');
-    const frameBytes = (reader.pragma('page_size', { simple: true }) as number) + 24;
-    reader.exec('BEGIN');
-    reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     const turns = 500;
-    for (let i = 0; i < turns; i++) await subject.run(i);
-    const wal = readFileSync(`${path}-wal`);
-    let frames = 0;
-    let commits = 0;
-    // A frame's header holds, at offset 4, the database size after its commit: zero except on a commit's last frame.
-    for (let offset = 32; offset + frameBytes <= wal.length; offset += frameBytes) {
-      frames++;
-      if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-    }
-    reader.exec('COMMIT');
-    reader.close();
+    const { commits, frames, frameBytes } = await walWrites(path, async () => {
+      for (let i = 0; i < turns; i++) await subject.run(i);
+    });
     await subject.close();
     rows.push([`K = ${k}`, commits / turns, frames / turns, (frames * frameBytes) / 1024 / turns]);
   }

@@ -7,10 +7,9 @@
  * turn on the demo as `plumb serve --demo` wires it (Alice's data read, continuing her thread), and the
  * engine bench's K = 1 and K = 3 model turns (each the first of a new thread, so it is titled).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createDemoApp, demoActors, demoChatHost } from '../src/demo/index.js';
 import { openPostgresStore } from '../src/postgres/index.js';
@@ -20,6 +19,7 @@ import type { Store } from '../src/store/index.js';
 import type { Benchmark } from './harness.js';
 import { machineLine, option, printTable } from './harness.js';
 import { plumbEngine } from './plumb-kit.js';
+import { walWrites } from './sqlite-wal.js';
 
 interface Subject {
   readonly run: (i: number) => Promise<void>;
@@ -53,22 +53,9 @@ function modelSubject(store: Store, k: number): Subject {
 /** Commits and WAL frames per turn of `subject` on the SQLite file at `path`, over `turns` turns after 50. */
 async function walCost(path: string, subject: Subject, turns: number): Promise<[number, number]> {
   for (let i = 0; i < 50; i++) await subject.run(i);
-  const reader = new Database(path);
-  reader.pragma('wal_checkpoint(TRUNCATE)');
-  const frameBytes = (reader.pragma('page_size', { simple: true }) as number) + 24;
-  reader.exec('BEGIN');
-  reader.prepare('SELECT count(*) FROM sqlite_schema').get();
-  for (let i = 50; i < 50 + turns; i++) await subject.run(i);
-  const wal = readFileSync(`${path}-wal`);
-  let frames = 0;
-  let commits = 0;
-  // A frame's header holds, at offset 4, the database size after its commit: zero except on a commit's last frame.
-  for (let offset = 32; offset + frameBytes <= wal.length; offset += frameBytes) {
-    frames++;
-    if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-  }
-  reader.exec('COMMIT');
-  reader.close();
+  const { commits, frames } = await walWrites(path, async () => {
+    for (let i = 50; i < 50 + turns; i++) await subject.run(i);
+  });
   await subject.close();
   return [commits / turns, frames / turns];
 }
@@ -138,7 +125,7 @@ const benchmark: Benchmark = {
           }));
         }
       }
-      for (const [index, [turn, commits, frames]] of sqliteRows.entries()) rows.push([turn, commits, frames, trips[index] ?? NaN]);
+      for (const [index, [turn, commits, frames]] of sqliteRows.entries()) rows.push([turn, commits, frames, trips[index] ?? 'skipped']);
       printTable('Journal writes per turn (SQLite: its own file, WAL, group commit; PostgreSQL: every statement sent)', ['turn', 'SQLite commits', 'SQLite WAL frames', 'PostgreSQL round trips'], rows);
     } finally {
       rmSync(dir, { recursive: true, force: true });
